@@ -1,0 +1,96 @@
+"""Sphinx configuration for the exactstats book (chapters live in book/)."""
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+
+project = "exactstats"
+author = "the exactstats authors"
+copyright = "2026, the exactstats authors"
+root_doc = "book/index"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+    "sphinx_exercise",
+    "sphinx_proof",
+    "sphinx_togglebutton",
+]
+
+exclude_patterns = [
+    "_build", ".venv", "README.md", "BENCHMARKS.md", "data/**", "tests/**", "scoring/**",
+    "exactstats/**", "benchmarks/**", "**/.ipynb_checkpoints", ".pytest_cache", ".hypothesis",
+]
+
+html_theme = "sphinx_book_theme"
+html_title = "exactstats: is the leaderboard gap real?"
+html_static_path = ["book/_static"]
+html_js_files = ["plotly.min.js"]
+html_theme_options = {"show_toc_level": 2}
+
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
+nb_execution_mode = "cache"
+nb_execution_raise_on_error = True
+nb_execution_timeout = 600
+nb_execution_show_tb = True
+nb_merge_streams = True
+nb_execution_excludepatterns = []
+
+
+def _source_hash() -> str:
+    """Hash of the package and data sources: myst-nb's cache key covers only notebook code,
+    so the cache folder is keyed by this to re-execute the book after a library change."""
+    h = hashlib.sha256()
+    for folder in ("exactstats", "scoring", "data", "book/_code"):
+        base = ROOT / folder
+        if not base.exists():
+            continue
+        for path in sorted(base.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".parquet", ".json", ".csv"}:
+                h.update(str(path.relative_to(ROOT)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache" / _source_hash())
+
+exercise_style = "solution_follow_exercise"
+hide_solutions = False
+autodoc_member_order = "bysource"
+nitpicky = True
+nitpick_ignore_regex = [(r"py:.*", r".*")]
+suppress_warnings = ["mystnb.unknown_mime_type"]
+
+
+def _copy_plotly(app):
+    import shutil
+
+    import plotly
+
+    static = ROOT / "book" / "_static"
+    static.mkdir(exist_ok=True)
+    src = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    dst = static / "plotly.min.js"
+    if not dst.exists() or dst.stat().st_size != src.stat().st_size:
+        shutil.copyfile(src, dst)
+
+
+def _sphinx_proof_parallel_fix(app):
+    # sphinx-proof 0.4.0's domain lacks merge_domaindata, which breaks -j builds
+    try:
+        from sphinx_proof.domain import ProofDomain
+    except ImportError:
+        return
+    if "merge_domaindata" not in ProofDomain.__dict__:
+        ProofDomain.merge_domaindata = lambda self, docnames, otherdata: None
+
+
+def setup(app):
+    app.connect("builder-inited", _copy_plotly)
+    _sphinx_proof_parallel_fix(app)

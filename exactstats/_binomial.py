@@ -1,0 +1,78 @@
+"""Exact integer binomial sums, fast enough for a million trials.
+
+The sums are returned as integers; callers divide by the right power to get
+a probability. gmpy2 is used when installed (GMP's subquadratic division and
+multiplication); plain Python ints give the same numbers, only slower.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+try:  # pragma: no cover - exercised whichever way the environment is
+    import gmpy2
+
+    _mpz = gmpy2.mpz
+    _comb = gmpy2.comb
+except ImportError:  # pragma: no cover
+    from math import comb as _comb
+
+    _mpz = int
+
+
+def comb(n: int, k: int) -> int:
+    return int(_comb(n, k))
+
+
+def binomial_lower_sum(m: int, t: int) -> int:
+    """``sum_{i=0}^{t} C(m, i)`` as an exact integer (0 when t < 0)."""
+    if t < 0:
+        return 0
+    if t >= m:
+        return 1 << m
+    # Binary splitting of sum_i prod_{j<i} (m - j) / (j + 1): products of big
+    # halves instead of t successive bignum updates.
+    p, q, s = _split(m, 0, t + 1)
+    return int(s // q)
+
+
+def _split(m: int, a: int, b: int):
+    """P = prod_{a<=j<b} (m-j), Q = prod (j+1), T = Q * sum_{i=a}^{b-1} prod_{a<=j<i} (m-j)/(j+1)."""
+    if b - a == 1:
+        q = _mpz(a + 1)
+        return _mpz(m - a), q, q
+    mid = (a + b) // 2
+    p1, q1, t1 = _split(m, a, mid)
+    p2, q2, t2 = _split(m, mid, b)
+    return p1 * p2, q1 * q2, t1 * q2 + p1 * t2
+
+
+def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) -> Iterator[int]:
+    """Yield ``G_m = sum_{i=0}^{min(t_m, m)} C(m, i) beta**i gamma**(m-i)`` for m = 0, 1, 2, ...
+
+    ``thresholds[m] = t_m`` must be non-decreasing (a negative t_m gives 0). Each step
+    costs O(1) big-integer operations, plus one per unit the threshold rises, using
+    ``G_{m+1}(t) = (beta + gamma) G_m(t) - C(m, t) beta**(t+1) gamma**(m-t)``.
+    """
+    beta, gamma = _mpz(beta), _mpz(gamma)
+    if gamma == 0:  # only the i = m term survives
+        for m, target in enumerate(thresholds):
+            yield int(beta**m) if target >= m else 0
+        return
+    total = beta + gamma
+    t = -1
+    g = _mpz(0)  # G_m(t)
+    term = _mpz(0)  # C(m, t) beta**t gamma**(m-t), the last term in g
+    previous = None
+    for m, target in enumerate(thresholds):
+        if previous is not None and target < previous:
+            raise ValueError("thresholds must be non-decreasing")
+        previous = target
+        if m > 0 and t >= 0:  # from m-1 to m at fixed t (t <= m-1 here)
+            g = total * g - term * beta
+            term = term * gamma * m // (m - t)
+        while t < min(target, m):
+            t += 1
+            term = gamma**m if t == 0 else term * beta * (m - t + 1) // (t * gamma)
+            g += term
+        yield int(g)

@@ -1,0 +1,135 @@
+"""Argument checking and exact conversion shared by every module.
+
+One exception class, :class:`ExactStatsError`, a :class:`ValueError`, carries
+every complaint about bad input; its message names the argument and the range
+it must lie in.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+
+class ExactStatsError(ValueError):
+    """Bad input to an exactstats function: the message names the argument and the allowed range."""
+
+
+Rational = Fraction
+
+
+def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """Return ``value`` as an int, refusing bools, floats and anything out of range."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+            value = int(value)
+        else:
+            raise ExactStatsError(f"{name} must be a whole number, got {value!r}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ExactStatsError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ExactStatsError(f"{name} must be <= {maximum}, got {value}")
+    return value
+
+
+def as_fraction(value: Any, name: str) -> Fraction:
+    """Exact rational from an int, Fraction, decimal string or float.
+
+    A float stands for its shortest decimal repr, so ``0.7`` means ``7/10``
+    (not the binary double nearest to it); NaN and infinities are refused.
+    """
+    if isinstance(value, bool):
+        raise ExactStatsError(f"{name} must be a number, got {value!r}")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, (numbers.Integral, np.integer)):
+        return Fraction(int(value))
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value):
+            raise ExactStatsError(f"{name} must be finite, got {value!r}")
+        return Fraction(repr(float(value)))
+    if isinstance(value, numbers.Rational):
+        return Fraction(value.numerator, value.denominator)
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            raise ExactStatsError(f"{name} must be a number such as 0.7 or 7/10, got {value!r}") from None
+    try:  # decimal.Decimal and other exact number types
+        return Fraction(value)
+    except (TypeError, ValueError):
+        raise ExactStatsError(f"{name} must be a number, got {value!r}") from None
+
+
+def as_probability(value: Any, name: str, *, open_low: bool = False, open_high: bool = False) -> Fraction:
+    """Exact rational in [0, 1] (or an open end where asked)."""
+    p = as_fraction(value, name)
+    low_bad = p <= 0 if open_low else p < 0
+    high_bad = p >= 1 if open_high else p > 1
+    if low_bad or high_bad:
+        lo = "(0" if open_low else "[0"
+        hi = "1)" if open_high else "1]"
+        raise ExactStatsError(f"{name} must lie in {lo}, {hi}, got {p}")
+    return p
+
+
+def as_choice(value: Any, name: str, allowed: Sequence[str]) -> str:
+    if value not in allowed:
+        raise ExactStatsError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
+
+
+def as_binary_vector(values: Any, name: str) -> np.ndarray:
+    """A 1-D array of 0/1 integers; bools are accepted as data, anything else 0/1-valued too."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ExactStatsError(f"{name} must be a one-dimensional sequence of 0/1 values, got shape {arr.shape}")
+    return _binary(arr, name)
+
+
+def as_binary_matrix(values: Any, name: str) -> np.ndarray:
+    """A 2-D array (rows x columns) of 0/1 integers."""
+    arr = np.asarray(values)
+    if arr.ndim != 2:
+        raise ExactStatsError(f"{name} must be a two-dimensional 0/1 matrix, got shape {arr.shape}")
+    if 0 in arr.shape:
+        raise ExactStatsError(f"{name} must have at least one row and one column, got shape {arr.shape}")
+    return _binary(arr, name)
+
+
+def _binary(arr: np.ndarray, name: str) -> np.ndarray:
+    if arr.dtype == bool:
+        return arr.astype(np.int64)
+    if arr.dtype.kind not in "iuf":
+        raise ExactStatsError(f"{name} must hold 0/1 values, got dtype {arr.dtype}")
+    bad = (arr != 0) & (arr != 1)
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ExactStatsError(f"{name} must hold only 0 and 1, found {arr[where]!r} at index {where}")
+    return arr.astype(np.int64)
+
+
+def same_length(name_a: str, a: Sequence, name_b: str, b: Sequence) -> None:
+    if len(a) != len(b):
+        raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
+
+
+def fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
+    """Build a Fraction whose terms are known to be coprime, skipping the gcd (costly for huge ints)."""
+    maker = getattr(Fraction, "_from_coprime_ints", None)
+    if maker is not None:  # Python >= 3.12
+        return maker(numerator, denominator)
+    return Fraction(numerator, denominator, _normalize=False)
+
+
+def dyadic_fraction(numerator: int, exponent: int) -> Fraction:
+    """numerator / 2**exponent in lowest terms, by stripping shared factors of two (no big gcd)."""
+    if numerator == 0:
+        return Fraction(0)
+    shift = min((numerator & -numerator).bit_length() - 1, exponent)
+    return fraction_from_coprime(numerator >> shift, 1 << (exponent - shift))

