@@ -1,0 +1,86 @@
+"""The shipped correctness dataset: real open models x MMLU-Redux questions.
+
+Produced by the project's own ``scoring`` pipeline (see ``data/README.md``).
+Reading it needs only pandas and pyarrow, never torch.
+
+>>> panel = load_panel("shuffled")          # doctest: +SKIP
+>>> panel.matrix.shape                      # doctest: +SKIP
+(4, 2000)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._validate import ExactStatsError, as_choice
+
+__all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS"]
+
+CONDITIONS = {"shuffled": "shuffled-2000", "original": "original-2000", "shuffled-all": "shuffled-all"}
+
+
+def data_dir() -> Path:
+    """``$EXACTSTATS_DATA_DIR`` or the repository's ``data/`` folder."""
+    return Path(os.environ.get("EXACTSTATS_DATA_DIR", Path(__file__).resolve().parents[1] / "data"))
+
+
+@dataclass
+class Panel:
+    """A models x questions 0/1 matrix with the rows it came from."""
+
+    condition: str
+    matrix: pd.DataFrame  # index: model, columns: question id, values 0/1
+    long: pd.DataFrame  # one row per model x question (probabilities, chosen letter, ...)
+    questions: pd.DataFrame  # per question: subject, answer, MMLU-Redux error label
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.matrix.index)
+
+    def correct(self) -> np.ndarray:
+        return self.matrix.to_numpy(dtype=np.int64)
+
+    def ranked(self) -> "Panel":
+        """The same panel with models ordered by accuracy, best first."""
+        order = self.matrix.mean(axis=1).sort_values(ascending=False, kind="stable").index
+        return Panel(self.condition, self.matrix.loc[order], self.long, self.questions)
+
+    def probabilities(self) -> np.ndarray:
+        """models x questions x 4 option probabilities (original option order)."""
+        cols = ["p_A", "p_B", "p_C", "p_D"]
+        out = np.empty((len(self.models), self.matrix.shape[1], 4))
+        for i, m in enumerate(self.models):
+            rows = self.long[self.long["model"] == m].set_index("question_id").loc[self.matrix.columns]
+            out[i] = rows[cols].to_numpy()
+        return out
+
+    def choices(self) -> np.ndarray:
+        """models x questions chosen option index (original order)."""
+        return self.long.pivot(index="model", columns="question_id", values="chosen").loc[self.models, self.matrix.columns].to_numpy(dtype=np.int64)
+
+
+def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> Panel:
+    """Load a condition: ``"shuffled"`` (main: per-model option shuffle, 2,000 questions),
+    ``"original"`` (control: original option order), ``"shuffled-all"``."""
+    condition = as_choice(condition, "condition", tuple(CONDITIONS))
+    base = data_dir()
+    name = CONDITIONS[condition]
+    mpath, lpath = base / f"{name}.matrix.parquet", base / f"{name}.long.parquet"
+    if not mpath.exists():
+        raise ExactStatsError(f"condition {condition!r} has no matrix yet ({mpath} missing)")
+    matrix = pd.read_parquet(mpath)
+    long = pd.read_parquet(lpath)
+    if models is not None:
+        missing = [m for m in models if m not in matrix.index]
+        if missing:
+            raise ExactStatsError(f"models must be in {list(matrix.index)}, got {missing}")
+        matrix = matrix.loc[models]
+    long = long[long["model"].isin(matrix.index)]
+    questions = (long.drop_duplicates("question_id").set_index("question_id")
+                 .loc[matrix.columns, ["subject", "answer", "error_type"]])
+    return Panel(condition, matrix, long.reset_index(drop=True), questions)

@@ -1,0 +1,1 @@
+"""Real next-token letter scoring of causal LMs on multiple-choice questions."""

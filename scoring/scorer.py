@@ -1,0 +1,130 @@
+"""Next-token letter scoring with a Hugging Face causal LM: nothing is generated.
+
+The model reads the prompt; at the last position we take the probability of
+each answer letter, summing the " A" and "A" spellings where both are single
+tokens. ``letter_mass`` is the total probability on the four letters; the
+per-letter probabilities are renormalised over the letters.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .questions import LETTERS
+
+
+class TokenizerError(ValueError):
+    """The tokenizer cannot spell every answer letter as a single token."""
+
+
+def letter_token_ids(tokenizer) -> dict[str, list[int]]:
+    """Token ids per letter, for each spelling (" A", "A") that is one token for all four letters."""
+    spellings = {}
+    for prefix in (" ", ""):
+        ids = [tokenizer.encode(prefix + L, add_special_tokens=False) for L in LETTERS]
+        if all(len(i) == 1 for i in ids) and len({i[0] for i in ids}) == 4:
+            spellings[prefix] = [i[0] for i in ids]
+    if not spellings:
+        raise TokenizerError("tokenizer spells no answer letter as a single token (tried ' A' and 'A'); refusing to score")
+    out: dict[str, list[int]] = {L: [] for L in LETTERS}
+    for ids in spellings.values():
+        for L, i in zip(LETTERS, ids):
+            if i not in out[L]:
+                out[L].append(i)
+    return out
+
+
+@dataclass
+class LoadedModel:
+    model: object
+    tokenizer: object
+    name: str
+    source: str
+    sha256: str | None
+    device: str
+    dtype: str
+    context_limit: int
+    letter_ids: dict[str, list[int]]
+
+
+def resolve_source(spec: str):
+    """A packaged model name, a .gguf file, a local folder, or a Hub id -> (folder or id, gguf file name, sha256, name)."""
+    from .models import PACKAGED_MODELS, file_sha256
+
+    if spec in PACKAGED_MODELS:
+        m = PACKAGED_MODELS[spec]
+        path = m.path(verify=True)
+        return str(path.parent), path.name, m.sha256, m.name
+    p = Path(spec)
+    if p.suffix == ".gguf" and p.is_file():
+        return str(p.parent), p.name, file_sha256(p), p.stem
+    if p.is_dir():
+        weights = sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin"))
+        digest = None
+        if weights:
+            import hashlib
+
+            h = hashlib.sha256()
+            for w in weights:
+                h.update(file_sha256(w).encode())
+            digest = h.hexdigest()
+        return str(p), None, digest, p.name
+    return spec, None, None, spec.split("/")[-1]  # Hub id: needs network
+
+
+def load_model(spec: str, device: str = "auto", dtype: str = "auto", threads: int | None = None) -> LoadedModel:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    if threads:
+        torch.set_num_threads(threads)
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if dtype == "auto":
+        dtype = "bfloat16" if device == "cuda" else "float32"
+    torch_dtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[dtype]
+    source, gguf_file, sha, name = resolve_source(spec)
+    kwargs = {"gguf_file": gguf_file} if gguf_file else {}
+    tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs).to(device)
+    model.eval()
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    tokenizer.padding_side = "left"
+    limit = int(getattr(model.config, "max_position_embeddings", 0) or 2048)
+    return LoadedModel(model, tokenizer, name, spec, sha, device, dtype, limit, letter_token_ids(tokenizer))
+
+
+def encode(lm: LoadedModel, prompt: str, chat_template: bool = False) -> list[int]:
+    if chat_template:
+        if not getattr(lm.tokenizer, "chat_template", None):
+            raise TokenizerError(f"model {lm.name!r} has no chat template")
+        text = lm.tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True)
+        return lm.tokenizer.encode(text, add_special_tokens=False)
+    return lm.tokenizer.encode(prompt, add_special_tokens=True)
+
+
+def letter_probabilities(lm: LoadedModel, batch: list[list[int]]) -> list[tuple[list[float], float]]:
+    """For each token sequence: (probabilities of A-D renormalised over letters, total mass on letters)."""
+    import torch
+
+    width = max(len(ids) for ids in batch)
+    pad = lm.tokenizer.pad_token_id
+    input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for ids in batch], device=lm.device)
+    mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids in batch], device=lm.device)
+    position_ids = (mask.cumsum(-1) - 1).clamp(min=0)
+    with torch.inference_mode():
+        out = lm.model(input_ids=input_ids, attention_mask=mask, position_ids=position_ids, logits_to_keep=1)
+    probs = torch.softmax(out.logits[:, -1, :].float(), dim=-1)
+    results = []
+    for row in probs:
+        per_letter = [float(sum(row[i] for i in lm.letter_ids[L])) for L in LETTERS]
+        mass = sum(per_letter)
+        results.append(([p / mass for p in per_letter], mass))
+    return results
+
+
+def default_threads() -> int:
+    return int(os.environ.get("EXACTSTATS_THREADS", max(1, (os.cpu_count() or 1))))

@@ -1,0 +1,250 @@
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT, mmlu_dir
+from tiny_model import build_tiny_model, write_questions
+
+from scoring.matrix import long_table, wide_matrix
+from scoring.prompts import PERMUTATIONS, build_prompt, option_permutation, pick_shots, to_original
+from scoring.questions import (
+    Question,
+    QuestionFormatError,
+    filter_shuffle_safe,
+    load_jsonl,
+    load_mmlu_csv_dir,
+    load_redux,
+    load_redux_file,
+    sample_questions,
+)
+from scoring.run import RunConfig, RunSettingsMismatch, read_done, score_questions
+from scoring.scorer import TokenizerError, letter_token_ids, load_model
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
+
+
+@pytest.fixture(scope="module")
+def questions_file(tmp_path_factory):
+    return write_questions(tmp_path_factory.mktemp("q") / "q.jsonl", 30)
+
+
+def cli(*args, **kw):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "scoring", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+# --- option order ---------------------------------------------------------------
+
+def test_all_24_permutations_map_back():
+    q = Question("s/0", "s", "Q?", ("w", "x", "y", "z"), 2)
+    for perm in PERMUTATIONS:
+        prompt = build_prompt(q, perm)
+        shown = [line[3:] for line in prompt.splitlines() if line[:3] in ("A. ", "B. ", "C. ", "D. ")]
+        assert shown == [q.choices[i] for i in perm]
+        # the letter at which the key is shown maps back to the key
+        letter = shown.index("y")
+        assert perm[letter] == q.answer
+        assert to_original(list("ABCD"), perm)[perm[letter]] == "ABCD"[letter]
+
+
+def test_permutation_deterministic_and_model_dependent():
+    ids = [f"s/{i}" for i in range(200)]
+    a = [option_permutation(i, "model-a", 0) for i in ids]
+    assert a == [option_permutation(i, "model-a", 0) for i in ids]
+    assert a != [option_permutation(i, "model-b", 0) for i in ids]
+    assert a != [option_permutation(i, "model-a", 1) for i in ids]
+    assert {option_permutation(i, "m", 0, "original") for i in ids} == {(0, 1, 2, 3)}
+    assert [option_permutation(i, "x", 0, "shared") for i in ids] == [option_permutation(i, "y", 0, "shared") for i in ids]
+    assert len(set(a)) == 24
+
+
+def test_shots_exclude_the_question_and_stay_in_subject(questions_file):
+    qs = load_jsonl(questions_file)
+    shots = pick_shots(qs[0], qs, 5, 0)
+    assert len(shots) == 5 and all(s.subject == qs[0].subject and s.id != qs[0].id for s in shots)
+    assert shots == pick_shots(qs[0], qs, 5, 0)
+
+
+# --- loaders ----------------------------------------------------------------------
+
+@pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
+def test_every_redux_file_loads():
+    qs = load_redux(mmlu_dir())
+    assert len(qs) == 5700 and len({q.subject for q in qs}) == 57
+    assert len({q.id for q in qs}) == 5700
+    labels = {q.error_type for q in qs}
+    assert "ok" in labels and "wrong_groundtruth" in labels and labels <= {
+        "ok", "wrong_groundtruth", "no_correct_answer", "multiple_correct_answers", "bad_question_clarity",
+        "bad_options_clarity", "expert"}
+    kept, dropped = filter_shuffle_safe(qs)
+    assert len(kept) + len(dropped) == 5700 and 0 < len(dropped) < 500
+    sample = sample_questions(kept, 2000, seed=0, stratify=True)
+    assert len(sample) == 2000 and sample == sample_questions(kept, 2000, seed=0, stratify=True)
+    per_subject = pd.Series([q.subject for q in sample]).value_counts()
+    sizes = pd.Series([q.subject for q in kept]).value_counts()
+    assert ((per_subject - 2000 * sizes / len(kept)).abs() < 1).all()  # proportional allocation
+
+
+def test_malformed_inputs_name_file_and_row(tmp_path):
+    header = "question,choices,answer,error_type\n"
+    cases = {
+        "mmlu_missing.csv": ("question,choices,answer\nQ,\"['a','b','c','d']\",1\n", "missing column"),
+        "mmlu_range.csv": (header + "Q,\"['a','b','c','d']\",4,ok\n", "row 2: answer index 4 out of range"),
+        "mmlu_three.csv": (header + "Q,\"['a','b','c','d']\",1,ok\nQ2,\"['a','b','c']\",1,ok\n", "row 3: expected 4 choices, got 3"),
+        "mmlu_empty.csv": ("", "empty file"),
+        "mmlu_label.csv": (header + "Q,\"['a','b','c','d']\",1,weird\n", "unknown error_type"),
+    }
+    for name, (text, match) in cases.items():
+        p = tmp_path / name
+        p.write_text(text)
+        with pytest.raises(QuestionFormatError, match=match) as err:
+            load_redux_file(p)
+        assert name in str(err.value)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"subject": "s", "question": "q", "choices": ["a", "b", "c", "d"]}\n')
+    with pytest.raises(QuestionFormatError, match="bad.jsonl, line 1: missing field 'answer'"):
+        load_jsonl(bad)
+
+
+def test_original_mmlu_layout_and_cp1252(tmp_path):
+    (tmp_path / "astronomy_test.csv").write_text('What is it?,a,b,c,d,C\n"Which, exactly?",e,f,g,h,A\n')
+    qs = load_mmlu_csv_dir(tmp_path)
+    assert [q.id for q in qs] == ["astronomy/0", "astronomy/1"] and qs[0].answer == 2
+    (tmp_path / "bad_test.csv").write_text("Q,a,b,c,d,E\n")
+    with pytest.raises(QuestionFormatError, match="bad_test.csv, row 1: answer 'E'"):
+        load_mmlu_csv_dir(tmp_path)
+    p = tmp_path / "mmlu_caf\u00e9.csv"
+    p.write_bytes("question;choices;answer;error_type\nCaf\u00e9?;['a','b','c','d'];0;OK\n".encode("cp1252"))
+    assert load_redux_file(p)[0].question == "Caf\u00e9?"
+
+
+# --- scoring with a tiny local model ------------------------------------------------
+
+def test_letter_tokens_and_refusal(tiny):
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(tiny)
+    ids = letter_token_ids(tok)
+    assert all(len(v) >= 1 for v in ids.values())
+
+    class Spelled:
+        def encode(self, text, add_special_tokens=False):
+            return [ord(c) for c in text] + [0]  # every letter is two tokens
+
+    with pytest.raises(TokenizerError, match="single token"):
+        letter_token_ids(Spelled())
+
+
+def run_tiny(tiny, questions_file, out, **kw):
+    lm = load_model(str(tiny), threads=1)
+    qs = load_jsonl(questions_file)
+    cfg = RunConfig(model=str(tiny), questions_source=str(questions_file), n=None, **kw)
+    return score_questions(lm, qs, qs, cfg, out, progress=False), lm
+
+
+def test_end_to_end_results_and_matrix(tiny, questions_file, tmp_path):
+    manifest, lm = run_tiny(tiny, questions_file, tmp_path / "run1")
+    assert manifest["complete"] and manifest["rows"] == 30
+    for key in ("transformers_version", "torch_version", "exactstats_version", "questions_per_s", "wall_s_total"):
+        assert key in manifest
+    assert manifest["settings"]["prompt_template_sha256"] and manifest["settings"]["seed"] == 0
+    rows = list(read_done(tmp_path / "run1" / "results.jsonl").values())
+    for r in rows:
+        probs = [r["p_A"], r["p_B"], r["p_C"], r["p_D"]]
+        assert sum(probs) == pytest.approx(1) and 0 < r["letter_mass"] <= 1
+        assert r["chosen"] == max(range(4), key=probs.__getitem__)
+        assert r["correct"] == int(r["chosen"] == r["answer"])
+        perm = tuple(int(c) for c in r["permutation"])
+        assert perm[" ABCD".index(r["chosen_letter"]) - 1] == r["chosen"]
+    # same seed: identical outputs
+    again, _ = run_tiny(tiny, questions_file, tmp_path / "run2")
+    a = read_done(tmp_path / "run1" / "results.jsonl")
+    b = read_done(tmp_path / "run2" / "results.jsonl")
+    assert a == b
+    # matrix
+    long = long_table([tmp_path / "run1"])
+    wide = wide_matrix(long)
+    assert wide.shape == (1, 30) and set(wide.values.ravel()) <= {0, 1}
+
+
+def test_refuses_to_mix_settings(tiny, questions_file, tmp_path):
+    run_tiny(tiny, questions_file, tmp_path / "run")
+    with pytest.raises(RunSettingsMismatch, match="seed"):
+        run_tiny(tiny, questions_file, tmp_path / "run", seed=1)
+
+
+def test_shots_dropped_to_fit_context(tmp_path, questions_file):
+    small = build_tiny_model(tmp_path / "small", max_positions=80)
+    lm = load_model(str(small), threads=1)
+    qs = load_jsonl(questions_file)
+    cfg = RunConfig(model=str(small), questions_source="q", n=None, shots=5)
+    score_questions(lm, qs[:6], qs, cfg, tmp_path / "run", progress=False)
+    rows = read_done(tmp_path / "run" / "results.jsonl").values()
+    assert all(r["shots"] < 5 and r["prompt_tokens"] <= 80 for r in rows)
+
+
+def test_torn_line_is_never_read(tmp_path):
+    p = tmp_path / "results.jsonl"
+    p.write_text('{"question_id": "a/0", "correct": 1}\n{"question_id": "a/1", "corr')
+    assert list(read_done(p)) == ["a/0"]
+    assert p.read_text().endswith("}\n")
+
+
+def test_resume_after_kill_equals_uninterrupted(tiny, tmp_path):
+    qfile = write_questions(tmp_path / "q.jsonl", 400)
+    args = ["run", "--model", str(tiny), "--questions", str(qfile), "--threads", "1", "--no-progress"]
+    full = cli(*args, "--out", str(tmp_path / "full"))
+    assert full.wait(timeout=600) == 0, full.stderr.read()
+    proc = cli(*args, "--out", str(tmp_path / "cut"))
+    results = tmp_path / "cut" / "results.jsonl"
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if results.exists() and results.read_text().count("\n") >= 20:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    partial = read_done(results)
+    assert 20 <= len(partial) < 400, "the run finished before it could be interrupted"
+    again = cli(*args, "--out", str(tmp_path / "cut"))
+    assert again.wait(timeout=600) == 0, again.stderr.read()
+    assert read_done(results) == read_done(tmp_path / "full" / "results.jsonl")
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    p = cli("run", "--model", "x", "--questions", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "o"))
+    assert p.wait(timeout=120) == 2
+    err = p.stderr.read().strip().splitlines()
+    assert len(err) == 1 and "No such file" in err[0] and "Traceback" not in err[0]
+
+
+# --- a real model from a PyPI package, on real questions ------------------------------
+
+@pytest.mark.model
+@pytest.mark.slow
+@pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
+def test_real_smollm2_on_20_real_questions(tmp_path):
+    from scoring.models import PACKAGED_MODELS
+
+    m = PACKAGED_MODELS["smollm2-135m-instruct"]
+    m.path(verify=True)  # installed by `make` from requirements-models.txt; sha256 checked
+    p = cli("run", "--model", m.name, "--questions", str(mmlu_dir()), "--n", "20", "--threads", "2",
+            "--no-progress", "--json", "--out", str(tmp_path / "real"))
+    out, err = p.communicate(timeout=900)
+    assert p.returncode == 0, err
+    manifest = json.loads(out)
+    assert manifest["rows"] == 20 and manifest["settings"]["model_sha256"] == m.sha256
+    rows = read_done(tmp_path / "real" / "results.jsonl").values()
+    assert all(r["letter_mass"] > 0 for r in rows)
+    assert len({r["subject"] for r in rows}) >= 10
