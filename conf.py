@@ -40,6 +40,7 @@ nb_execution_raise_on_error = True
 nb_execution_timeout = 600
 nb_execution_show_tb = True
 nb_merge_streams = True
+nb_render_markdown_format = "myst"  # proofs are rendered from exactstats.proofs as MyST directives
 nb_execution_excludepatterns = []
 
 

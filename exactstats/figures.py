@@ -1,0 +1,139 @@
+"""Figures shared by the book and ``exactstats report``: one implementation for both.
+
+Every function takes plain arrays and returns a matplotlib Figure; nothing here
+computes a statistic that the exact modules do not already provide.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+PALETTE = {"main": "#1f4e79", "accent": "#e07b00", "grey": "#8c8c8c", "wrong": "#e07b00", "right": "#d9e6f2"}
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def interval_figure(names: Sequence[str], centres: Sequence[float], intervals: dict[str, Sequence[tuple[float, float]]],
+                    xlabel: str = "accuracy", title: str | None = None):
+    """Horizontal intervals per name, one row each, one colour per method (e.g. Wilson vs CLT)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
+    y = np.arange(len(names))[::-1]
+    colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"]]
+    width = 0.25
+    for i, (label, ivs) in enumerate(intervals.items()):
+        offs = (i - (len(intervals) - 1) / 2) * width
+        for yy, (lo, hi) in zip(y, ivs):
+            ax.plot([lo, hi], [yy + offs] * 2, color=colours[i % 3], lw=3, solid_capstyle="butt", label=label if yy == y[0] else None)
+    ax.plot(centres, y, "o", color="black", ms=4, zorder=3)
+    ax.set_yticks(y, names)
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="lower right", frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def stability_figure(ns: Sequence[int], curves: dict[str, Sequence[float]], markers: dict[str, int] | None = None):
+    """Share of redraws that keep an ordering, against the number of questions drawn (log x)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    colours = [PALETTE["accent"], PALETTE["main"], PALETTE["grey"]]
+    for i, (label, ys) in enumerate(curves.items()):
+        ax.plot(ns, ys, "o-", color=colours[i % 3], label=label)
+    for label, x in (markers or {}).items():
+        ax.axvline(x, ls="--", color=PALETTE["grey"], lw=1)
+        ax.text(x, 1.02, label, rotation=0, ha="center", va="bottom", fontsize=8, color=PALETTE["grey"])
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.08)
+    ax.set_xlabel("questions drawn (with replacement)")
+    ax.set_ylabel("share of redraws")
+    ax.legend(frameon=False, loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def paired_unpaired_figure(labels: Sequence[str], diffs: Sequence[float], paired: Sequence[tuple[float, float]],
+                           unpaired: Sequence[tuple[float, float]]):
+    """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 0.55 * len(labels) + 1.2))
+    y = np.arange(len(labels))[::-1]
+    for yy, (lo, hi) in zip(y, unpaired):
+        ax.plot([100 * lo, 100 * hi], [yy + 0.12] * 2, color=PALETTE["grey"], lw=4, solid_capstyle="butt")
+    for yy, (lo, hi) in zip(y, paired):
+        ax.plot([100 * lo, 100 * hi], [yy - 0.12] * 2, color=PALETTE["main"], lw=4, solid_capstyle="butt")
+    ax.plot(100 * np.asarray(diffs), y, "o", color="black", ms=4)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("accuracy gap (points): grey unpaired, navy paired 95% interval")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fmt: str = "{:.2f}", cmap: str = "Blues"):
+    plt = _plt()
+    k = len(names)
+    fig, ax = plt.subplots(figsize=(1.1 * k + 2.5, 1.0 * k + 1.5))
+    im = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=max(1e-9, float(np.nanmax(matrix))))
+    for i in range(k):
+        for j in range(k):
+            v = matrix[i, j]
+            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8,
+                    color="white" if v > 0.6 * np.nanmax(matrix) else "black")
+    ax.set_xticks(range(k), names, rotation=35, ha="right")
+    ax.set_yticks(range(k), names)
+    ax.set_title(title)
+    fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.tight_layout()
+    return fig
+
+
+def lines_figure(x: Sequence, series: dict[str, Sequence[float]], xlabel: str, ylabel: str, dashed: dict[str, float] | None = None,
+                 logx: bool = False, ylim: tuple[float, float] | None = None):
+    """Several labelled lines over a shared x, with optional horizontal dashed reference levels."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"], "#6a3d9a", "#33a02c"]
+    for i, (label, ys) in enumerate(series.items()):
+        ax.plot(x, ys, "o-", ms=3, color=colours[i % len(colours)], label=label)
+    for i, (label, level) in enumerate((dashed or {}).items()):
+        ax.axhline(level, ls="--", lw=1, color=colours[i % len(colours)], alpha=0.7)
+        ax.text(x[-1], level, f" {label}", va="bottom", ha="right", fontsize=8, color=colours[i % len(colours)])
+    if logx:
+        ax.set_xscale("log")
+    if ylim:
+        ax.set_ylim(*ylim)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def grid_figure(rows: np.ndarray, row_labels: Sequence[str], title: str = ""):
+    """0/1 grid (rows x columns), 1 drawn in the 'wrong' colour: error patterns of a panel."""
+    plt = _plt()
+    from matplotlib.colors import ListedColormap
+
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(row_labels) + 0.9))
+    ax.imshow(rows, cmap=ListedColormap([PALETTE["right"], PALETTE["wrong"]]), aspect="auto", vmin=0, vmax=1)
+    ax.set_yticks(range(len(row_labels)), row_labels)
+    ax.set_xticks([])
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
