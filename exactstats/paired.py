@@ -40,6 +40,7 @@ __all__ = [
     "paired_difference_interval",
     "unpaired_difference_interval",
     "z_value",
+    "holm_adjust",
 ]
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -153,3 +154,26 @@ def unpaired_difference_interval(k1: int, k2: int, n: int, confidence: Any = "0.
     ddof = _check_ddof(ddof, n)
     p1, p2 = Fraction(k1, n), Fraction(k2, n)
     return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), z_value(confidence))
+
+
+def holm_adjust(p_values: Any) -> list[Fraction]:
+    """Holm's step-down adjusted p-values, exactly (for Fraction inputs), capped at 1.
+
+    The i-th smallest p is multiplied by (m - i + 1); adjusted values are made
+    non-decreasing in that order. Reject where the adjusted p <= alpha: the
+    family-wise error rate stays at most alpha.
+
+    >>> [str(x) for x in holm_adjust(["0.01", "0.04", "0.03"])]
+    ['3/100', '3/50', '3/50']
+    """
+    ps = [as_probability(p, f"p_values[{i}]") for i, p in enumerate(p_values)]
+    if not ps:
+        raise ExactStatsError("p_values must hold at least one p-value, got none")
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    adjusted = [Fraction(0)] * m
+    running = Fraction(0)
+    for rank, i in enumerate(order):
+        running = max(running, min(Fraction(1), (m - rank) * ps[i]))
+        adjusted[i] = running
+    return adjusted

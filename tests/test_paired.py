@@ -90,3 +90,13 @@ def test_paired_variance_is_sample_variance_of_differences(n, data):
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@given(st.lists(st.fractions(0, 1, max_denominator=1000), min_size=1, max_size=12))
+def test_holm_matches_statsmodels(ps):
+    from statsmodels.stats.multitest import multipletests
+
+    from exactstats import holm_adjust
+
+    ref = multipletests([float(p) for p in ps], method="holm")[1]
+    assert [float(a) for a in holm_adjust(ps)] == pytest.approx(list(ref), rel=1e-12, abs=1e-15)

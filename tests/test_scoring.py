@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT, mmlu_dir
-from tiny_model import build_tiny_model, write_questions
+from scoring.tiny import build_tiny_model, write_questions
 
 from scoring.matrix import long_table, wide_matrix
 from scoring.prompts import PERMUTATIONS, build_prompt, option_permutation, pick_shots, to_original

@@ -1,0 +1,120 @@
+"""No hand-typed result numbers in the book's prose.
+
+Every digit in a chapter's prose must come from a glue role, or be on the short
+allowlist below. Code cells, exercise statements (they pose inputs; solutions are
+computed), directive options, inline code, glue roles, URLs and
+labels are removed before scanning. In math, only the structural constants 0, 1
+and 2 may appear (as in $(1-p)^k$ or $k/2$); any other digit in math is flagged.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+
+# Numbers allowed in prose, each with the reason.
+ALLOWED = {
+    "2024": "year of Miller's paper (citation)",
+    "2021": "year of the MMLU paper (citation)",
+    "2025": "year of the MMLU-Redux paper (citation)",
+    "1785": "year of Condorcet's essay (citation)",
+    "000": "seed article number",
+    "001": "seed article number",
+    "003": "seed article number",
+    "5,700": "size of MMLU-Redux, a dataset fact",
+    "5,456": "shuffle-safe MMLU-Redux questions, a dataset fact",
+    "244": "questions excluded as cross-referencing, a dataset fact",
+    "2,000": "size of the main question sample, a design choice",
+    "95%": "conventional confidence level",
+    "5%": "conventional significance level",
+    "80%": "conventional power",
+}
+MATH_OK = {"0", "1", "2"}
+
+EXEMPT_DIRECTIVES = ("{exercise}",)  # an exercise states its inputs; its solution computes the answer
+
+FENCE = re.compile(r"^(`{3,}|:{3,})(.*)$")
+
+
+def prose_lines(text: str):
+    """Yield (line number, text) of prose: outside code cells, front matter and directive options."""
+    lines = text.splitlines()
+    i = 0
+    if lines and lines[0].strip() == "---":  # front matter
+        i = lines.index("---", 1) + 1
+    stack = []
+    for n in range(i, len(lines)):
+        line = lines[n]
+        m = FENCE.match(line.strip())
+        if m:
+            fence, rest = m.groups()
+            if stack and fence == stack[-1][0] and not rest.strip():
+                stack.pop()
+                continue
+            if rest.strip():
+                kind = rest.strip()
+                code = (kind.startswith(("{code-cell}", "{eval-rst}") + EXEMPT_DIRECTIVES) or not kind.startswith("{"))
+                stack.append((fence, code))
+                continue
+        if stack and stack[-1][1]:
+            continue  # inside code
+        if line.lstrip().startswith(":") and re.match(r"^\s*:[\w-]+:", line):
+            continue  # directive option such as :label: or :name:
+        yield n + 1, line
+
+
+def strip_markup(line: str) -> tuple[str, list[str]]:
+    line = re.sub(r"\{glue(:\w+)?\}`[^`]*`", " ", line)
+    line = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", line)  # other roles: refs, labels
+    line = re.sub(r"`[^`]*`", " ", line)  # inline code
+    line = re.sub(r"https?://\S+", " ", line)
+    line = re.sub(r"arXiv:\S+", " ", line)
+    maths = re.findall(r"\$\$?([^$]+)\$\$?", line)
+    line = re.sub(r"\$\$?[^$]+\$\$?", " ", line)
+    return line, maths
+
+
+NUMBER = re.compile(r"(?<![\w.@#-])(\d[\d,]*(?:\.\d+)?%?)(?![\w@-]*[A-Za-z])")
+
+
+def offending(text: str) -> list[str]:
+    bad = []
+    for n, raw in prose_lines(text):
+        line, maths = strip_markup(raw)
+        for m in NUMBER.finditer(line):
+            num = m.group(1).rstrip(",.")
+            if num not in ALLOWED:
+                bad.append(f"line {n}: {num!r} in {raw.strip()[:90]!r}")
+        for expr in maths:
+            for d in re.findall(r"\d+(?:\.\d+)?", re.sub(r"\\[A-Za-z]+", " ", expr)):
+                if d not in MATH_OK:
+                    bad.append(f"line {n}: {d!r} in math {expr[:60]!r}")
+    return bad
+
+
+CHAPTERS = sorted(p for p in BOOK.glob("*.md"))
+
+
+def test_chapters_exist():
+    assert {p.name for p in CHAPTERS} >= {"intro.md", "difference.md", "passk.md", "panels.md", "data.md", "claims.md"}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_no_hand_typed_numbers(path):
+    assert offending(path.read_text()) == []
+
+
+def test_scanner_catches_typed_numbers():
+    sample = "\n".join([
+        "The model scored 71.8% on the test.",
+        "It is worth {glue:text}`x:.2f` votes.",
+        "```{code-cell} ipython3", "x = 42", "```",
+        "Inline math $n = 37$ is flagged, $1-(1-p)^k$ is not.",
+        "Qwen2.5-Coder-1.5B is a name, 2024 a year.",
+    ])
+    bad = offending(sample)
+    assert any("'71.8%'" in b for b in bad) and any("'37'" in b for b in bad)
+    assert not any("42" in b or "'1.5'" in b or "2024" in b for b in bad)
+    assert len(bad) == 2
