@@ -1,6 +1,7 @@
 """Sphinx configuration for the exactstats book (chapters live in book/)."""
 
 import hashlib
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -32,7 +33,23 @@ exclude_patterns = [
 
 html_theme = "sphinx_book_theme"
 html_title = "exactstats: is the leaderboard gap real?"
-html_static_path = ["book/_static"]
+# MathJax served from the build itself (the book must read offline): MathJax 2.7 as shipped
+# in the jupyter-server-mathjax wheel, installed with --no-deps by the Makefile.
+_MATHJAX = Path(importlib.util.find_spec("jupyter_server_mathjax").origin).parent / "static"
+html_static_path = ["book/_static", str(_MATHJAX)]
+mathjax_path = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+mathjax2_config = {  # MathJax 2 names for what myst-nb sets up for MathJax 3
+    "tex2jax": {
+        "inlineMath": [["\\(", "\\)"]],
+        "displayMath": [["\\[", "\\]"]],
+        "processRefs": False,
+        "processEnvironments": False,
+        "processClass": "tex2jax_process|mathjax_process|math|output_area",
+        "ignoreClass": "tex2jax_ignore|mathjax_ignore",
+    },
+    # the wheel ships only the STIX-Web fonts
+    "HTML-CSS": {"availableFonts": ["STIX-Web"], "preferredFont": "STIX-Web", "webFont": "STIX-Web", "imageFont": None},
+}
 html_js_files = ["plotly.min.js"]
 html_theme_options = {"show_toc_level": 2}
 

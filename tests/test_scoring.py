@@ -238,7 +238,7 @@ def test_real_smollm2_on_20_real_questions(tmp_path):
     from scoring.models import PACKAGED_MODELS
 
     m = PACKAGED_MODELS["smollm2-135m-instruct"]
-    m.path(verify=True)  # installed by `make` from requirements-models.txt; sha256 checked
+    m.path(verify=True)  # installed by `make` from requirements-nodeps.txt; sha256 checked
     p = cli("run", "--model", m.name, "--questions", str(mmlu_dir()), "--n", "20", "--threads", "2",
             "--no-progress", "--json", "--out", str(tmp_path / "real"))
     out, err = p.communicate(timeout=900)

@@ -1,0 +1,116 @@
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import exactstats as es
+from exactstats.importers import load_results
+from exactstats.report import analyse
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def wide_csv(path, matrix, models=None, ids=None):
+    matrix = np.asarray(matrix)
+    models = models or [f"m{i}" for i in range(matrix.shape[0])]
+    ids = ids or [f"q{j}" for j in range(matrix.shape[1])]
+    df = pd.DataFrame(matrix, columns=ids)
+    df.insert(0, "model", models)
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_wide_and_long_give_the_same_report(tmp_path):
+    rng = np.random.default_rng(0)
+    C = (rng.random((4, 300)) < np.array([[0.7], [0.6], [0.58], [0.4]])).astype(int)
+    wide = wide_csv(tmp_path / "w.csv", C)
+    long = pd.DataFrame([{"model": f"m{i}", "question_id": f"q{j}", "correct": int(C[i, j])} for i in range(4) for j in range(300)])
+    long.to_parquet(tmp_path / "l.parquet")
+    a = analyse(load_results([str(wide)]), draws=200)
+    b = analyse(load_results([str(tmp_path / "l.parquet")]), draws=200)
+    assert a["leaderboard"] == b["leaderboard"] and a["adjacent_pairs"] == b["adjacent_pairs"]
+    # numbers match the exact functions
+    top = a["leaderboard"][0]
+    assert top["model"] == "m0" and Fraction(top["accuracy_exact"]) == Fraction(int(C[0].sum()), 300)
+    pair = a["adjacent_pairs"][0]
+    bb, cc = es.discordance(C[0], C[1])
+    assert (pair["b"], pair["c"]) == (bb, cc) and pair["p"] == float(es.mcnemar_exact(bb, cc))
+    assert a["tiers"][0][0] == "m0" and a["tiers"][-1][-1] == "m3"
+
+
+@pytest.mark.skipif(not (ROOT / "data" / "shuffled-2000.matrix.parquet").exists(), reason="no shipped dataset")
+def test_golden_on_the_shipped_dataset(tmp_path):
+    """The report's numbers equal the book's computations on the same panel."""
+    panel = es.load_panel("shuffled").ranked()
+    C = panel.correct()
+    rows = panel.long[panel.long["model"].isin(panel.models)]  # the models with every question
+    rows.to_parquet(tmp_path / "panel.parquet")
+    r = analyse(load_results([str(tmp_path / "panel.parquet")]), draws=200)
+    complete = r["leaderboard"]
+    assert r["questions"] == C.shape[1]
+    assert [e["model"] for e in r["leaderboard"]] == panel.models
+    for e, row in zip(complete, C):
+        assert Fraction(e["accuracy_exact"]) == Fraction(int(row.sum()), C.shape[1])
+        assert e["wilson95"] == list(es.wilson_interval(int(row.sum()), C.shape[1]).as_floats())
+    for a, (i, j) in zip(r["adjacent_pairs"], zip(range(len(C) - 1), range(1, len(C)))):
+        b, c = es.discordance(C[i], C[j])
+        assert a["p"] == float(es.mcnemar_exact(b, c))
+    if len(C) >= 2:
+        assert r["phi"]["mean"] == pytest.approx(es.mean_phi_float(1 - C), abs=1e-12)
+        assert r["majority_vote"]["exact"] == str(es.majority_vote_accuracy(panel.choices(), panel.questions["answer"].to_numpy()))
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        ("", "empty file"),
+        ("model,q0,q1\nm0,1,0\nm1,1,\n", r"row 3 \(model m1\): ragged matrix"),
+        ("model,q0,q1\nm0,1,0\nm1,1,2\n", r"row 3, question 'q1': correctness must be 0 or 1, got 2"),
+        ("model,q0,q1\nm0,1,0\nm0,1,1\n", "appears twice"),
+        ("model\nm0\n", "no question columns"),
+        ("a,b\n1,2\n", "needs a 'model' column"),
+    ],
+)
+def test_bad_tables(tmp_path, content, match):
+    p = tmp_path / "bad.csv"
+    p.write_text(content)
+    with pytest.raises(es.ExactStatsError, match=match) as err:
+        load_results([str(p)])
+    assert "bad.csv" in str(err.value) or "appears twice" in str(err.value)
+
+
+def test_long_table_errors(tmp_path):
+    p = tmp_path / "long.csv"
+    p.write_text("model,question_id,correct\nm0,a,1\nm0,a,0\n")
+    with pytest.raises(es.ExactStatsError, match="question id 'a' appears twice for model 'm0'"):
+        load_results([str(p)])
+    p.write_text("model,question_id,correct\nm0,a,1\nm0,b,0\nm1,a,1\n")
+    with pytest.raises(es.ExactStatsError, match="question sets differ.*--intersect"):
+        load_results([str(p)])
+    rs = load_results([str(p)], intersect=True)
+    assert rs.dropped == 1 and rs.question_ids == ["a"]
+    p.write_text("model,question_id,correct\nm0,a,0.5\n")
+    with pytest.raises(es.ExactStatsError, match=r"long.csv, row 2 \(model m0\): correctness must be 0 or 1"):
+        load_results([str(p)])
+
+
+def test_cli_report_html_json_and_errors(tmp_path):
+    rng = np.random.default_rng(1)
+    C = (rng.random((3, 200)) < 0.6).astype(int)
+    wide = wide_csv(tmp_path / "w.csv", C)
+    out = tmp_path / "r.html"
+    r = subprocess.run([sys.executable, "-m", "exactstats", "report", str(wide), "--out", str(out), "--json", "--draws", "100"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["models"] == 3 and len(data["adjacent_pairs"]) == 2
+    page = out.read_text()
+    assert page.startswith("<!doctype html>") and "data:image/png;base64," in page and "http" not in page.split("<body>")[0]
+    bad = subprocess.run([sys.executable, "-m", "exactstats", "report", str(tmp_path / "missing.csv")], capture_output=True, text=True, cwd=ROOT)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "no such file" in bad.stderr
