@@ -118,9 +118,12 @@ def _lm_eval_model_name(path: Path) -> str:
             meta = json.loads(results.read_text())
         except json.JSONDecodeError:
             continue
-        name = meta.get("model_name") or (meta.get("config") or {}).get("model_args")
-        if name:
-            return str(name).removeprefix("pretrained=").split(",")[0]
+        args = (meta.get("config") or {}).get("model_args")
+        if isinstance(args, dict):
+            args = args.get("pretrained")
+        name = meta.get("model_name") or args
+        if name:  # a local path names the model by its last part
+            return Path(str(name).removeprefix("pretrained=").split(",")[0]).name
     return path.parent.name
 
 
@@ -154,11 +157,34 @@ def _inspect_value(score: Any, where: str) -> int:
     return _binary(value, where)
 
 
+_ZIP_ZSTD = 93  # Inspect writes .eval members with Zstandard, which zipfile reads only from Python 3.14
+
+
+def _zip_member(path: Path, z: zipfile.ZipFile, name: str) -> bytes:
+    info = z.getinfo(name)
+    if info.compress_type != _ZIP_ZSTD:
+        return z.read(name)
+    import struct
+
+    import zstandard
+
+    with open(path, "rb") as f:
+        f.seek(info.header_offset)
+        local = f.read(30)
+        name_len, extra_len = struct.unpack("<HH", local[26:30])
+        f.seek(info.header_offset + 30 + name_len + extra_len)
+        raw = f.read(info.compress_size)
+    return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
+
+
 def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
     if path.suffix == ".eval":
         with zipfile.ZipFile(path) as z:
-            header = json.loads(z.read("header.json"))
-            samples = [json.loads(z.read(n)) for n in sorted(z.namelist()) if n.startswith("samples/") and n.endswith(".json")]
+            names = z.namelist()
+            if "header.json" not in names:
+                raise ExactStatsError(f"{path}: no header.json (not an Inspect .eval log?)")
+            header = json.loads(_zip_member(path, z, "header.json"))
+            samples = [json.loads(_zip_member(path, z, n)) for n in sorted(names) if n.startswith("samples/") and n.endswith(".json")]
     else:
         if path.stat().st_size == 0:
             raise ExactStatsError(f"{path}: empty file")

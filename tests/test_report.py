@@ -114,3 +114,44 @@ def test_cli_report_html_json_and_errors(tmp_path):
     assert page.startswith("<!doctype html>") and "data:image/png;base64," in page and "http" not in page.split("<body>")[0]
     bad = subprocess.run([sys.executable, "-m", "exactstats", "report", str(tmp_path / "missing.csv")], capture_output=True, text=True, cwd=ROOT)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "no such file" in bad.stderr
+
+
+def test_lm_eval_logs_written_by_lm_eval():
+    files = sorted(str(p) for p in (FIXTURES / "lm-eval").glob("*/samples_*.jsonl"))
+    rs = load_results(files)
+    assert rs.models == ["tiny-a", "tiny-b"] and rs.correct.shape == (2, 24)
+    raw = [json.loads(line) for line in Path(files[0]).read_text().splitlines()]
+    assert rs.correct[0].tolist() == [int(r["acc"]) for r in raw]
+    assert rs.question_ids[0] == "tinymc/0"
+    r = analyse(rs, draws=100)
+    assert r["adjacent_pairs"][0]["p"] == float(es.mcnemar_exact(r["adjacent_pairs"][0]["b"], r["adjacent_pairs"][0]["c"]))
+    named = load_results([f"first={files[0]}", f"second={files[1]}"])
+    assert named.models == ["first", "second"]
+    with pytest.raises(es.ExactStatsError, match="no metric 'acc_norm'"):
+        load_results(files, metric="acc_norm")
+
+
+def test_inspect_logs_written_by_inspect():
+    a, b, c = (FIXTURES / "inspect" / n for n in ("mock-a.json", "mock-b.json", "mock-c.eval"))
+    with pytest.raises(es.ExactStatsError, match="appears twice"):
+        load_results([str(a), str(b)])  # both logs say mockllm/model
+    rs = load_results([f"a={a}", f"b={b}", f"c={c}"])
+    assert rs.correct.shape == (3, 12)
+    # the mock models answered fixed letters; the keys cycle A, B, C, D
+    index = [int(q.split("/q")[1]) for q in rs.question_ids]  # logs list samples in id order as strings
+    for row, answers in zip(rs.correct, ["ABCDABCDAAAA", "ABBBABCCDDDA", "AAAAAAAAAAAA"]):
+        assert row.tolist() == [int(answers[i] == "ABCD"[i % 4]) for i in index]
+
+
+def test_inspect_and_lm_eval_bad_files(tmp_path):
+    p = tmp_path / "samples_x.jsonl"
+    p.write_text('{"doc_id": 0, "acc": 1.0}\n{"doc_id": 1, "acc": 0.5}\n')
+    with pytest.raises(es.ExactStatsError, match=r"samples_x.jsonl, line 2: correctness must be 0 or 1"):
+        load_results([str(p)])
+    q = tmp_path / "log.json"
+    q.write_text(json.dumps({"eval": {"model": "m", "task": "t"}, "samples": []}))
+    with pytest.raises(es.ExactStatsError, match="holds no samples"):
+        load_results([str(q)])
+    q.write_text("{}")
+    with pytest.raises(es.ExactStatsError, match="not an Inspect log"):
+        load_results([str(q)])
