@@ -66,6 +66,10 @@ def poisson_binomial_pmf(accuracies: Sequence[Any]) -> list[Fraction]:
     ps = [as_probability(a, f"accuracies[{i}]") for i, a in enumerate(accuracies)]
     if not ps:
         raise ExactStatsError("accuracies must hold at least one voter, got none")
+    if all(p == ps[0] for p in ps):  # identical voters: the binomial, from integers
+        k, p = len(ps), ps[0]
+        a, d = p.numerator, p.denominator
+        return [Fraction(comb(k, j) * a**j * (d - a) ** (k - j), d**k) for j in range(k + 1)]
     pmf = [Fraction(1)]
     for p in ps:
         q = 1 - p
@@ -101,46 +105,58 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4) -> Fracti
     options. This is the "independent voters" baseline for a panel of models on a
     multiple-choice test.
 
+    Conditioning on the number ``a`` of right votes, the ``m`` wrong votes fall
+    uniformly into ``w`` bins; the right option wins outright when every bin holds
+    fewer than ``a`` votes, and shares a tie with the ``t`` bins holding exactly
+    ``a``. The sequence counts come from the truncated exponential series
+    ``e_a(x) = sum_{i < a} x^i / i!`` raised to the powers ``0..w``; raising ``a`` by
+    one adds a single monomial, so all powers are updated in O(w^2 k) integer
+    operations per step and the whole sum costs O(w^2 k^2), not O(k^3).
+
     >>> plurality_probability(["0.7"] * 3, options=2) == majority_probability("0.7", 3)
     True
     """
     options = as_int(options, "options", minimum=2)
     pmf = poisson_binomial_pmf(accuracies)
     k = len(pmf) - 1
-    wrong = options - 1
-    return sum((mass * _win_given_right_votes(j, k - j, wrong) for j, mass in enumerate(pmf) if mass), Fraction(0))
-
-
-def _win_given_right_votes(j: int, m: int, w: int) -> Fraction:
-    """P(right option wins | it has j votes and m wrong votes spread uniformly over w options)."""
-    if j > m:
-        return Fraction(1)
-    # Exponential generating functions: sequences of m wrong votes with every wrong
-    # option below j votes, except t options at exactly j (a tie among t + 1 options).
-    below = [Fraction(1, factorial(a)) for a in range(min(j, m + 1))]
-    at_j = Fraction(1, factorial(j))
+    w = options - 1
+    fact = [1] * (k + 1)
+    for i in range(1, k + 1):
+        fact[i] = fact[i - 1] * i
+    big = fact[k]
+    # h[v][r] = k! * [x^r] e_a(x)^v: integers (each coefficient is a sum of 1/(r_1!...r_v!), r <= k)
+    h = [[big] + [0] * k] + [[0] * (k + 1) for _ in range(w)]
     total = Fraction(0)
-    power = [Fraction(1)]  # below(x) ** (w - t), built up from t = w downwards
-    powers = [power]
-    for _ in range(w):
-        power = _poly_mul(power, below, m)
-        powers.append(power)
-    for t in range(w + 1):
-        rest = m - t * j
-        if rest < 0:
+    for a in range(k + 1):
+        m = k - a
+        if pmf[a]:
+            if a > m:
+                total += pmf[a]
+            else:
+                wins = Fraction(0)
+                for t in range(w + 1):
+                    r = m - t * a
+                    if r < 0:
+                        break
+                    count = h[w - t][r]  # k! * (ways, per r!, for the other bins to stay below a)
+                    if count:
+                        wins += Fraction(comb(w, t) * fact[m] * count, fact[a] ** t * big * (t + 1))
+                total += pmf[a] * wins / w**m
+        if a == k:
             break
-        poly = powers[w - t]
-        coeff = poly[rest] if rest < len(poly) else 0
-        if coeff:
-            total += Fraction(comb(w, t)) * at_j**t * coeff / (t + 1)
-    return total * factorial(m) / Fraction(w) ** m
-
-
-def _poly_mul(a: list[Fraction], b: list[Fraction], degree: int) -> list[Fraction]:
-    out = [Fraction(0)] * min(len(a) + len(b) - 1, degree + 1)
-    for i, x in enumerate(a):
-        if not x:
-            continue
-        for j, y in enumerate(b[: degree + 1 - i]):
-            out[i + j] += x * y
-    return out
+        # e_{a+1} = e_a + x^a / a!: update every power, highest first (each uses lower, older powers)
+        limit = k - a  # later steps need degrees up to k - (a + 1) only
+        for v in range(w, 0, -1):
+            new = h[v][: limit + 1]
+            for i in range(1, v + 1):
+                shift = i * a
+                if shift > limit:
+                    break
+                scale = comb(v, i)
+                div = fact[a] ** i
+                old = h[v - i]
+                for r in range(shift, limit + 1):
+                    if old[r - shift]:
+                        new[r] += scale * old[r - shift] // div
+            h[v] = new + [0] * (len(h[v]) - len(new))
+    return total

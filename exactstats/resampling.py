@@ -1,9 +1,11 @@
 """How stable is a ranking? Redrawing questions, split halves, and the exact two-model case.
 
 The question set is treated as the population: draw ``n`` questions with
-replacement, score every model on the draw, and see who comes first. The draws
-are multinomial counts ``W`` (draws x questions) so that all models are scored at
-once by one matrix product ``W @ C.T``; ties are broken uniformly at random.
+replacement, score every model on the draw, and see who comes first. A draw is a
+vector of multinomial counts, over the questions or, cheaper, over the distinct
+correctness patterns (questions every model answers alike are interchangeable),
+and all models are scored at once by one matrix product; no Python loop runs
+over draws or models. Ties are broken uniformly at random.
 
 >>> C = [[1, 1, 1, 0], [0, 1, 0, 0]]
 >>> top_stays_top(C, n=4, draws=1000, seed=0) > 0.9
@@ -50,15 +52,38 @@ def redraw_counts(questions: int, n: int, draws: int, rng: np.random.Generator) 
     return np.bincount(flat, minlength=draws * questions).reshape(draws, questions)
 
 
+def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct correctness patterns (columns of C), how many questions share each, and each question's pattern.
+
+    Questions with the same pattern are interchangeable in a redraw, so a redraw only
+    needs counts over P patterns instead of Q questions (P <= min(Q, 2**models)).
+    """
+    patterns, inverse, counts = np.unique(C.T, axis=0, return_inverse=True, return_counts=True)
+    return patterns.astype(np.float64), counts, inverse.ravel().astype(np.int32)
+
+
 def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
-    """Yield blocks of redraw scores (block x models), ties broken by a random jitter below 1."""
+    """Yield blocks of redraw scores (block x models), ties broken by a random jitter below 1.
+
+    Two exact ways to draw the pattern counts of a redraw, whichever is cheaper:
+    a multinomial over the P patterns (cost ~ P binomial draws, independent of n),
+    or n uniform question indices mapped to patterns and counted (cost ~ n).
+    """
     rng = np.random.default_rng(seed)
     models, questions = C.shape
-    cf = C.T.astype(np.float64)
-    block = max(1, _BLOCK_CELLS // questions)
+    patterns, counts, pattern_of = _patterns(C)
+    P = len(counts)
+    multinomial = 12 * P < n  # a binomial draw costs roughly a dozen index draws
+    block = max(1, _BLOCK_CELLS // max(P, n))
     for start in range(0, draws, block):
         size = min(block, draws - start)
-        scores = redraw_counts(questions, n, size, rng).astype(np.float64) @ cf
+        if multinomial:
+            W = rng.multinomial(n, counts / questions, size=size)
+        else:
+            idx = pattern_of[rng.integers(0, questions, size=(size, n), dtype=np.int32)]
+            idx += (np.arange(size, dtype=np.int32) * P)[:, None]
+            W = np.bincount(idx.ravel(), minlength=size * P).reshape(size, P)
+        scores = W.astype(np.float64) @ patterns
         # scores are whole numbers: a jitter in [0, 0.5) orders tied models uniformly at random
         yield scores + rng.random(scores.shape) * 0.5
 
