@@ -2,10 +2,10 @@
 
 The question set is treated as the population: draw ``n`` questions with
 replacement, score every model on the draw, and see who comes first. A draw is a
-vector of multinomial counts, over the questions or, cheaper, over the distinct
-correctness patterns (questions every model answers alike are interchangeable),
-and all models are scored at once by one matrix product; no Python loop runs
-over draws or models. Ties are broken uniformly at random.
+vector of multinomial counts over the distinct correctness patterns (questions
+every model answers alike are interchangeable), and all models are scored at once
+by one matrix product; no Python loop runs over draws or models. Ties are broken
+uniformly at random.
 
 >>> C = [[1, 1, 1, 0], [0, 1, 0, 0]]
 >>> top_stays_top(C, n=4, draws=1000, seed=0) > 0.9
@@ -58,32 +58,48 @@ def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Questions with the same pattern are interchangeable in a redraw, so a redraw only
     needs counts over P patterns instead of Q questions (P <= min(Q, 2**models)).
     """
-    patterns, inverse, counts = np.unique(C.T, axis=0, return_inverse=True, return_counts=True)
-    return patterns.astype(np.float64), counts, inverse.ravel().astype(np.int32)
+    models, questions = C.shape
+    if models <= 62:  # a column's pattern as one integer: a 1-D unique instead of a row-wise one
+        codes = (C.T.astype(np.int64) << np.arange(models, dtype=np.int64)).sum(axis=1)
+        values, inverse, counts = np.unique(codes, return_inverse=True, return_counts=True)
+        patterns = ((values[:, None] >> np.arange(models)) & 1).astype(np.float64)
+    else:
+        patterns, inverse, counts = np.unique(C.T, axis=0, return_inverse=True, return_counts=True)
+        patterns = patterns.astype(np.float64)
+    return patterns, counts, inverse.ravel().astype(np.int32)
 
 
 def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
     """Yield blocks of redraw scores (block x models), ties broken by a random jitter below 1.
 
-    Two exact ways to draw the pattern counts of a redraw, whichever is cheaper:
-    a multinomial over the P patterns (cost ~ P binomial draws, independent of n),
-    or n uniform question indices mapped to patterns and counted (cost ~ n).
+    A redraw of n questions is n uniform question indices. When n is below the
+    number P of distinct patterns, the drawn questions' rows are gathered and summed
+    (draws x n x k adds, no Python loop); otherwise the indices are mapped to
+    patterns and counted, and the counts times the pattern matrix score every model
+    at once (draws x n counting plus draws x P x k multiply-adds). Either way the
+    floor is drawing the draws x n random indices.
     """
+    from threadpoolctl import threadpool_limits
+
     rng = np.random.default_rng(seed)
     models, questions = C.shape
     patterns, counts, pattern_of = _patterns(C)
     P = len(counts)
-    multinomial = 12 * P < n  # a binomial draw costs roughly a dozen index draws
-    block = max(1, _BLOCK_CELLS // max(P, n))
+    index_type = np.uint16 if questions <= 1 << 16 else np.int64
+    gather = n < P
+    rows = C.T.astype(np.int16 if n < 1 << 15 else np.int64)
+    block = max(1, _BLOCK_CELLS // max(P, n * (models if gather else 1)))
     for start in range(0, draws, block):
         size = min(block, draws - start)
-        if multinomial:
-            W = rng.multinomial(n, counts / questions, size=size)
+        drawn = rng.integers(0, questions, size=(size, n), dtype=index_type)
+        if gather:
+            scores = rows[drawn].sum(axis=1, dtype=np.float64)
         else:
-            idx = pattern_of[rng.integers(0, questions, size=(size, n), dtype=np.int32)]
+            idx = np.take(pattern_of, drawn)
             idx += (np.arange(size, dtype=np.int32) * P)[:, None]
             W = np.bincount(idx.ravel(), minlength=size * P).reshape(size, P)
-        scores = W.astype(np.float64) @ patterns
+            with threadpool_limits(1, user_api="blas"):  # a thin product: threads only contend
+                scores = W.astype(np.float64) @ patterns
         # scores are whole numbers: a jitter in [0, 0.5) orders tied models uniformly at random
         yield scores + rng.random(scores.shape) * 0.5
 

