@@ -42,7 +42,8 @@ def cmd_run(args) -> int:
     cfg = RunConfig(model=args.model, questions_source=args.questions, n=args.n, seed=args.seed, shots=args.shots,
                     shuffle=args.shuffle, chat_template=args.chat_template, batch_size=args.batch_size,
                     dtype=args.dtype, device=args.device, stratify=not args.no_stratify,
-                    shuffle_safe_only=not args.keep_cross_references, threads=args.threads)
+                    shuffle_safe_only=not args.keep_cross_references, threads=args.threads,
+                    reuse_prefix=not args.no_prefix_reuse)
     pool, kept, dropped, questions = select_questions(args.questions, args.n, args.seed, cfg.stratify, cfg.shuffle_safe_only)
     if dropped:
         print(f"dropped {len(dropped)} of {len(pool)} questions whose options refer to other options "
@@ -104,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="option order: per-model permutation (default), one shared permutation, or the original order")
     r.add_argument("--chat-template", action="store_true", help="wrap the prompt in the model's chat template")
     r.add_argument("--batch-size", type=int, default=1)
+    r.add_argument("--no-prefix-reuse", action="store_true",
+                   help="recompute the few-shot prefix for every question instead of reusing its key/value cache")
     r.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
     r.add_argument("--device", default="auto")
     r.add_argument("--threads", type=int, default=None, help="torch CPU threads")

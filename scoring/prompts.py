@@ -28,6 +28,7 @@ PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(permutations(range(4)))
 HEADER = "The following are multiple choice questions (with answers) about {subject}.\n\n"
 SHUFFLE_MODES = ("per-model", "shared", "original")
 PROMPT_TEMPLATE_VERSION = "mmlu-v1: " + HEADER + "{question}\\nA. {a}\\nB. {b}\\nC. {c}\\nD. {d}\\nAnswer:"
+# Few-shot prompts are tokenized as (header + shots) + question; zero-shot prompts whole (see scoring.run).
 
 
 def template_hash() -> str:
@@ -67,14 +68,25 @@ def subject_title(subject: str) -> str:
 
 def build_prompt(q: Question, perm: Sequence[int], shots: Sequence[Question] = ()) -> str:
     """Full prompt; few-shot examples are shown in their original option order."""
-    body = "".join(format_question(s, PERMUTATIONS[0], with_answer=True) for s in shots)
-    return HEADER.format(subject=subject_title(q.subject)) + body + format_question(q, perm)
+    return build_prefix(q, shots) + format_question(q, perm)
 
 
 def pick_shots(q: Question, pool: Sequence[Question], k: int, seed: int) -> list[Question]:
-    """``k`` examples of the same subject from ``pool``, never ``q`` itself, chosen by seed."""
+    """``k`` examples of the same subject from ``pool``, never ``q`` itself, chosen by seed.
+
+    The order of a subject's candidates depends only on the seed and the subject, so
+    every question of a subject gets the same shots (a shared prompt prefix whose
+    key/value cache can be reused), except the few questions that are themselves
+    shots, which take the next candidate instead.
+    """
     if k == 0:
         return []
-    candidates = [s for s in pool if s.subject == q.subject and s.id != q.id]
-    rng = random.Random(f"{seed}|shots|{q.id}")
-    return rng.sample(candidates, min(k, len(candidates)))
+    candidates = sorted((s for s in pool if s.subject == q.subject), key=lambda s: s.id)
+    random.Random(f"{seed}|shots|{q.subject}").shuffle(candidates)
+    return [s for s in candidates if s.id != q.id][:k]
+
+
+def build_prefix(q: Question, shots: Sequence[Question] = ()) -> str:
+    """The part of the prompt shared by a subject's questions: header and shots."""
+    return HEADER.format(subject=subject_title(q.subject)) + "".join(
+        format_question(s, PERMUTATIONS[0], with_answer=True) for s in shots)

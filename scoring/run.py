@@ -19,7 +19,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .prompts import PROMPT_TEMPLATE_VERSION, build_prompt, option_permutation, pick_shots, template_hash, to_original
+from .prompts import (
+    PROMPT_TEMPLATE_VERSION,
+    build_prefix,
+    build_prompt,
+    format_question,
+    option_permutation,
+    pick_shots,
+    template_hash,
+    to_original,
+)
 from .questions import LETTERS, Question
 
 RESULTS = "results.jsonl"
@@ -45,6 +54,7 @@ class RunConfig:
     stratify: bool = True
     shuffle_safe_only: bool = True
     threads: int | None = None
+    reuse_prefix: bool = True  # reuse the few-shot prefix's key/value cache (batch size 1, no chat template)
 
 
 def question_set_hash(questions: Sequence[Question]) -> str:
@@ -84,7 +94,28 @@ def _settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtyp
         "shuffle": cfg.shuffle,
         "dtype": dtype,
         "question_set_sha256": qhash,
+        "prefix_reuse": _reusing(cfg),
     }
+
+
+def _encode_prompt(lm, q: Question, perm, shots, chat_template: bool) -> tuple[list[int], int | None]:
+    """Token ids of the prompt, and the length of its shared few-shot prefix.
+
+    Few-shot prompts are tokenized as prefix + question, separately, so that the
+    prefix's tokens (and key/value cache) are the same for every question of a
+    subject; a tokenizer may merge differently across the boundary otherwise.
+    Zero-shot and chat-template prompts are tokenized whole.
+    """
+    from .scorer import encode
+
+    if chat_template or not shots:
+        return encode(lm, build_prompt(q, perm, shots), chat_template), None
+    prefix = encode(lm, build_prefix(q, shots), False)
+    return prefix + lm.tokenizer.encode(format_question(q, perm), add_special_tokens=False), len(prefix)
+
+
+def _reusing(cfg: RunConfig) -> bool:
+    return cfg.reuse_prefix and cfg.shots > 0 and cfg.batch_size == 1 and not cfg.chat_template
 
 
 def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question], cfg: RunConfig, out_dir: Path,
@@ -128,7 +159,9 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
         from tqdm import tqdm
 
         bar = tqdm(total=len(questions), initial=len(questions) - len(todo), desc=lm.name, unit="q", dynamic_ncols=True)
-    from .scorer import encode, letter_probabilities
+    from .scorer import PrefixCache, encode, letter_probabilities
+
+    prefix_cache = PrefixCache(lm) if _reusing(cfg) else None
 
     started = time.time()
     scored = 0
@@ -140,13 +173,16 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
                 perm = option_permutation(q.id, lm.name, cfg.seed, cfg.shuffle)
                 shots = pick_shots(q, pool, cfg.shots, cfg.seed)
                 while True:  # drop shots until the prompt fits the context window
-                    ids = encode(lm, build_prompt(q, perm, shots), cfg.chat_template)
+                    ids, prefix_len = _encode_prompt(lm, q, perm, shots, cfg.chat_template)
                     if len(ids) <= lm.context_limit or not shots:
                         break
                     shots = shots[:-1]
                 encoded.append(ids)
                 meta.append((q, perm, len(shots), len(ids)))
-            probs = letter_probabilities(lm, encoded)
+            if prefix_cache is not None and prefix_len is not None:
+                probs = [prefix_cache.probabilities(encoded[0][:prefix_len], encoded[0])]
+            else:
+                probs = letter_probabilities(lm, encoded)
             lines = []
             for (q, perm, used, length), (p_presented, mass) in zip(meta, probs):
                 shown = max(range(4), key=lambda j: p_presented[j])
@@ -183,6 +219,8 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
         "this_run_scored": scored,
         "this_run_wall_s": round(wall, 2),
         "this_run_questions_per_s": round(scored / wall, 4) if wall > 0 and scored else None,
+        "prefix_cache": {"reused": prefix_cache.reused, "fallbacks": prefix_cache.fallbacks,
+                         "enabled": prefix_cache.enabled, "reason": prefix_cache.reason} if prefix_cache is not None else None,
         "wall_s_total": round(previous_wall + wall, 2),
     })
     manifest["questions_per_s"] = round(len(rows) / manifest["wall_s_total"], 4) if manifest["wall_s_total"] else None

@@ -248,3 +248,25 @@ def test_real_smollm2_on_20_real_questions(tmp_path):
     rows = read_done(tmp_path / "real" / "results.jsonl").values()
     assert all(r["letter_mass"] > 0 for r in rows)
     assert len({r["subject"] for r in rows}) >= 10
+
+
+def test_prefix_reuse_matches_full_prompts(tiny, questions_file, tmp_path):
+    lm = load_model(str(tiny), threads=1)
+    qs = load_jsonl(questions_file)
+    common = dict(model=str(tiny), questions_source="q", n=None, shots=3)
+    m1 = score_questions(lm, qs, qs, RunConfig(**common, reuse_prefix=True), tmp_path / "reuse", progress=False)
+    m2 = score_questions(lm, qs, qs, RunConfig(**common, reuse_prefix=False), tmp_path / "full", progress=False)
+    assert m1["prefix_cache"]["reused"] > 0 and m1["settings"]["prefix_reuse"] and not m2["settings"]["prefix_reuse"]
+    a = read_done(tmp_path / "reuse" / "results.jsonl")
+    b = read_done(tmp_path / "full" / "results.jsonl")
+    for qid in a:
+        assert a[qid]["chosen"] == b[qid]["chosen"]
+        for key in ("p_A", "p_B", "p_C", "p_D", "letter_mass"):
+            assert a[qid][key] == pytest.approx(b[qid][key], abs=1e-5)
+
+
+def test_shots_shared_within_subject(questions_file):
+    qs = load_jsonl(questions_file)
+    same = [q for q in qs if q.subject == qs[0].subject]
+    shot_sets = {tuple(s.id for s in pick_shots(q, qs, 2, 0)) for q in same}
+    assert 1 < len(shot_sets) <= 3  # shared, except where a question is itself a shot
