@@ -270,3 +270,14 @@ def test_shots_shared_within_subject(questions_file):
     same = [q for q in qs if q.subject == qs[0].subject]
     shot_sets = {tuple(s.id for s in pick_shots(q, qs, 2, 0)) for q in same}
     assert 1 < len(shot_sets) <= 3  # shared, except where a question is itself a shot
+
+
+@pytest.mark.model
+@pytest.mark.slow
+@pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
+def test_data_check_rescoring_matches_committed_rows():
+    """`make data-check`: re-score 20 committed rows of the smallest model; they must match."""
+    from scoring.check import check_dataset
+
+    ok, report = check_dataset(ROOT / "data", n=20)
+    assert ok, report
