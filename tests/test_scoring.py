@@ -281,3 +281,19 @@ def test_data_check_rescoring_matches_committed_rows():
 
     ok, report = check_dataset(ROOT / "data", n=20)
     assert ok, report
+
+
+def test_batched_left_padding_matches_batch_of_one(tiny, questions_file, tmp_path):
+    m1, _ = run_tiny(tiny, questions_file, tmp_path / "b1")
+    m4, _ = run_tiny(tiny, questions_file, tmp_path / "b4", batch_size=4)
+    a = read_done(tmp_path / "b1" / "results.jsonl")
+    b = read_done(tmp_path / "b4" / "results.jsonl")
+    for qid in a:
+        assert a[qid]["chosen"] == b[qid]["chosen"]
+        assert a[qid]["p_A"] == pytest.approx(b[qid]["p_A"], abs=1e-4)
+
+
+def test_exactstats_does_not_import_torch():
+    code = "import sys, exactstats, exactstats.report, exactstats.data; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "False", out.stderr
