@@ -134,10 +134,11 @@ class Proof:
         """MyST source: a ``prf:theorem`` and a ``prf:proof`` listing every checked step."""
         label = label or f"thm-{self.name}"
         lines = [f":::{{prf:theorem}} {self.title}", f":label: {label}", "", self.statement, ":::", "",
-                 ":::{prf:proof}"]
+                 ":::{prf:proof}", ""]
         for i, s in enumerate(self.steps, 1):
             scope = f" for all {len(s.cases)} listed cases" if s.cases else ""
-            lines.append(f"{i}. ${s.claim}$ — {s.justification} *(checked by SymPy: {s.method}{scope})*")
+            lines += [f"**Step {i}.** ${s.claim}$", "",
+                      f"{s.justification} *(checked by SymPy: {s.method}{scope})*", ""]
         lines += [":::", ""]
         return "\n".join(lines)
 
