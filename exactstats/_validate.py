@@ -19,8 +19,6 @@ class ExactStatsError(ValueError):
     """Bad input to an exactstats function: the message names the argument and the allowed range."""
 
 
-Rational = Fraction
-
 
 def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an int, refusing bools, floats and anything out of range."""

@@ -102,15 +102,16 @@ def analyse(rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = Fa
            "leaderboard": board, "adjacent_pairs": adjacent, "all_pairs": all_pairs,
            "tiers": [[models[i] for i in t] for t in tiers]}
     if k >= 2:
-        bar = None
-        if progress:
+        share, done = 0, 0
+        chunks = [min(100, draws - i) for i in range(0, draws, 100)]
+        if progress:  # the redraws are the slow part on large inputs
             from tqdm import tqdm
 
-            bar = tqdm(total=1, desc="redrawing questions", file=sys.stderr)
-        out["leader_stays_first"] = {"n": q, "draws": draws, "share": top_stays_top(C, q, draws=draws, seed=seed)}
-        if bar:
-            bar.update(1)
-            bar.close()
+            chunks = tqdm(chunks, desc="redrawing questions", unit="x100", file=sys.stderr)
+        for i, size in enumerate(chunks):
+            share += top_stays_top(C, q, draws=size, seed=(seed, i)) * size
+            done += size
+        out["leader_stays_first"] = {"n": q, "draws": draws, "share": share / done}
         E = 1 - C
         if np.all(E.std(axis=1) > 0):
             phi = phi_matrix_float(E)

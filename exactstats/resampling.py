@@ -184,7 +184,6 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
     rho = questions - b - c
     # model 2's draws among m discordant ones must be at most (m - 1) // 2 for a strict win
     wins = truncated_binomial_sums(c, b, [(m - 1) // 2 for m in range(n + 1)])
-    total = Fraction(0)
     num = 0
     half_num = 0
     for m, g in enumerate(wins):
@@ -192,5 +191,4 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
         num += weight * g
         if ties == "half" and m % 2 == 0:
             half_num += weight * comb(m, m // 2) * (b * c) ** (m // 2)
-    total = Fraction(2 * num + half_num, 2 * questions**n)
-    return total
+    return Fraction(2 * num + half_num, 2 * questions**n)
