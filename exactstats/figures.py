@@ -14,9 +14,8 @@ PALETTE = {"main": "#1f4e79", "accent": "#e07b00", "grey": "#8c8c8c", "wrong": "
 
 
 def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
+    # no backend is forced: notebooks keep their inline backend (the book shows the figures),
+    # and headless command-line use falls back to Agg by itself
     import matplotlib.pyplot as plt
 
     return plt
