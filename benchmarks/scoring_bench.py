@@ -8,6 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from benchmarks.common import row
 from scoring.models import PACKAGED_MODELS, ModelUnavailable
 from scoring.questions import default_mmlu_dir, filter_shuffle_safe, load_redux, sample_questions
 from scoring.run import RunConfig, read_done, score_questions
@@ -30,8 +31,6 @@ def _agree(a: dict, b: dict) -> str:
 
 
 def bench_scoring() -> None:
-    from benchmarks.__main__ import row
-
     mmlu = default_mmlu_dir()
     if mmlu is None:
         print("scoring: MMLU-Redux folder not found, skipped")
