@@ -64,13 +64,17 @@ def question_set_hash(questions: Sequence[Question]) -> str:
     return h.hexdigest()[:16]
 
 
-def read_done(path: Path) -> dict[str, dict]:
-    """Complete rows already in ``results.jsonl``; a torn trailing line is truncated away."""
+def read_done(path: Path, repair: bool = False) -> dict[str, dict]:
+    """Complete rows already in ``results.jsonl``; a torn trailing line is never read.
+
+    ``repair=True`` (the runner, before it appends) also cuts the torn line off the
+    file; readers leave the file alone, since a run may be appending to it.
+    """
     if not path.exists():
         return {}
     data = path.read_bytes()
     end = data.rfind(b"\n") + 1
-    if end < len(data):
+    if repair and end < len(data):
         with open(path, "r+b") as f:
             f.truncate(end)
     rows = {}
@@ -139,7 +143,7 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
         if diff:
             raise RunSettingsMismatch(f"{out_dir} holds a run with other settings ({', '.join(diff)}); use another --out")
     results_path = out_dir / RESULTS
-    done = read_done(results_path)
+    done = read_done(results_path, repair=True)
     todo = [q for q in questions if q.id not in done]
     manifest = {
         "settings": settings,

@@ -198,6 +198,8 @@ def test_torn_line_is_never_read(tmp_path):
     p = tmp_path / "results.jsonl"
     p.write_text('{"question_id": "a/0", "correct": 1}\n{"question_id": "a/1", "corr')
     assert list(read_done(p)) == ["a/0"]
+    assert not p.read_text().endswith("}\n")  # readers leave the file alone
+    assert list(read_done(p, repair=True)) == ["a/0"]
     assert p.read_text().endswith("}\n")
 
 
