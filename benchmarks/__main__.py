@@ -9,12 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
 from datetime import date
-from fractions import Fraction
 from math import comb
 from pathlib import Path
 

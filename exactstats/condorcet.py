@@ -14,7 +14,7 @@ Fraction(7, 10)
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb, factorial
+from math import comb
 from typing import Any, Sequence
 
 from ._validate import ExactStatsError, as_choice, as_int, as_probability

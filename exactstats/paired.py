@@ -27,7 +27,6 @@ from ._validate import (
     ExactStatsError,
     as_binary_vector,
     as_choice,
-    as_fraction,
     as_int,
     as_probability,
     dyadic_fraction,

@@ -20,7 +20,7 @@ import numpy as np
 
 from ._validate import ExactStatsError, as_binary_matrix, as_int
 from .condorcet import plurality_probability
-from .correlation import mean_phi_float, phi_matrix_float
+from .correlation import mean_phi_float
 from .voting import majority_vote_accuracy
 
 __all__ = [

@@ -208,7 +208,7 @@ def _plugin_biased_low() -> list[Step]:
     y = sp.Symbol("y", positive=True)
     k = sp.Symbol("k", integer=True, positive=True)
     E, T = sp.Symbol("E"), sp.Symbol("T")
-    plug, truth = [], []
+    plug = []
     strict = []
     for nn in range(1, 13):
         for kk in range(1, nn + 1):

@@ -17,13 +17,10 @@ import html
 import io
 import json
 import sys
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
-from ._validate import ExactStatsError
 from .correlation import effective_votes_eigen, mean_phi_float, phi_matrix_float
 from .errorbars import clustered_variance, wilson_interval
 from .importers import ResultSet, load_results

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
 
 from exactstats import wilson_interval
 

@@ -17,7 +17,7 @@ import random
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 LETTERS = "ABCD"
 

@@ -163,7 +163,7 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
         from tqdm import tqdm
 
         bar = tqdm(total=len(questions), initial=len(questions) - len(todo), desc=lm.name, unit="q", dynamic_ncols=True)
-    from .scorer import PrefixCache, encode, letter_probabilities
+    from .scorer import PrefixCache, letter_probabilities
 
     prefix_cache = PrefixCache(lm) if _reusing(cfg) else None
 

@@ -1,6 +1,5 @@
 from fractions import Fraction
-from itertools import product
-from math import comb, factorial
+from math import factorial
 
 import pytest
 from hypothesis import given
