@@ -32,6 +32,8 @@ from .prompts import (
 from .questions import LETTERS, Question
 
 RESULTS = "results.jsonl"
+# Settings added after runs were first written: what a manifest without them meant.
+LEGACY_DEFAULTS = {"prefix_reuse": False}
 MANIFEST = "manifest.json"
 
 
@@ -137,7 +139,7 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
     previous_wall = 0.0
     if manifest_path.exists():
         old_manifest = json.loads(manifest_path.read_text())
-        old = old_manifest["settings"]
+        old = {**LEGACY_DEFAULTS, **old_manifest["settings"]}
         previous_wall = float(old_manifest.get("wall_s_total") or 0.0)
         diff = sorted(k for k in settings if old.get(k) != settings[k])
         if diff:

@@ -298,3 +298,13 @@ def test_exactstats_does_not_import_torch():
     code = "import sys, exactstats, exactstats.report, exactstats.data; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_manifest_from_before_a_new_setting_still_resumes(tiny, questions_file, tmp_path):
+    run_tiny(tiny, questions_file, tmp_path / "run")
+    path = tmp_path / "run" / "manifest.json"
+    manifest = json.loads(path.read_text())
+    del manifest["settings"]["prefix_reuse"]  # as written before the setting existed
+    path.write_text(json.dumps(manifest))
+    again, _ = run_tiny(tiny, questions_file, tmp_path / "run")
+    assert again["this_run_scored"] == 0 and again["complete"]
