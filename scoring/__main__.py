@@ -49,13 +49,15 @@ def cmd_run(args) -> int:
         print(f"dropped {len(dropped)} of {len(pool)} questions whose options refer to other options "
               f"(e.g. 'all of the above'); --keep-cross-references keeps them", file=sys.stderr)
     lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)
-    manifest = score_questions(lm, questions, pool, cfg, Path(args.out), progress=not args.no_progress)
+    manifest = score_questions(lm, questions, pool, cfg, Path(args.out), progress=not args.no_progress,
+                               reuse_from=[Path(d) for d in args.reuse_rows_from])
     manifest["dropped_cross_reference"] = len(dropped)
     if args.json:
         print(json.dumps(manifest))
     else:
-        print(f"{manifest['rows']} of {manifest['questions']} questions scored in {args.out} "
-              f"({manifest['this_run_scored']} this run, {manifest['this_run_questions_per_s']} q/s)")
+        speed = (f"{manifest['this_run_scored']} this run, {manifest['this_run_questions_per_s']} q/s"
+                 if manifest["this_run_scored"] else "nothing left to score")
+        print(f"{manifest['rows']} of {manifest['questions']} questions scored in {args.out} ({speed})")
     return 0
 
 
@@ -113,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-stratify", action="store_true", help="sample without stratifying by subject")
     r.add_argument("--keep-cross-references", action="store_true", help="keep questions whose options refer to other options")
     r.add_argument("--out", required=True, help="run folder (created; rerunning resumes)")
+    r.add_argument("--reuse-rows-from", action="append", default=[], metavar="RUN",
+                   help="copy rows from a finished run with the same settings over a subset of these questions "
+                        "(e.g. the 2,000-question sample when scoring all questions); repeatable")
     r.add_argument("--no-progress", action="store_true")
     r.add_argument("--json", action="store_true", help="print the manifest as JSON")
     r.set_defaults(func=cmd_run)

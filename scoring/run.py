@@ -6,6 +6,11 @@ line (no newline) is cut off on resume and never read as a result. A rerun with
 the same settings skips the questions already scored; a rerun with different
 settings (model file, template, seed, shots, shuffle, dtype, question set) into
 the same folder is refused. ``manifest.json`` records the provenance.
+
+A run over a larger question set can start from a finished run over a subset
+(``reuse_from``): rows are copied when every setting but the question set is the
+same, because a row depends only on the model, the settings and the question
+(the option permutation is keyed by question id, not by position in the sample).
 """
 
 from __future__ import annotations
@@ -104,6 +109,38 @@ def _settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtyp
     }
 
 
+def copy_rows_from(sources: Sequence[Path], questions: Sequence[Question], settings: dict,
+                   results_path: Path) -> dict[str, int]:
+    """Append rows of finished runs with the same settings (bar the question set); return counts per source.
+
+    Only rows for questions in ``questions`` not yet in ``results_path`` are copied, and
+    each copied row must agree with the question (subject, answer, error label).
+    """
+    wanted = {q.id: q for q in questions}
+    copied: dict[str, int] = {}
+    for src in map(Path, sources):
+        manifest_path = src / MANIFEST
+        if not manifest_path.exists():
+            raise FileNotFoundError(f"reuse_from: {src} has no {MANIFEST}")
+        theirs = {**LEGACY_DEFAULTS, **json.loads(manifest_path.read_text())["settings"]}
+        diff = sorted(k for k in settings if k != "question_set_sha256" and theirs.get(k) != settings[k])
+        if diff:
+            raise RunSettingsMismatch(f"reuse_from: {src} was run with other settings ({', '.join(diff)})")
+        done = read_done(results_path, repair=True)
+        rows = [r for qid, r in read_done(src / RESULTS).items() if qid in wanted and qid not in done]
+        for r in rows:
+            q = wanted[r["question_id"]]
+            if (r["subject"], r["answer"], r["error_type"]) != (q.subject, q.answer, q.error_type):
+                raise RunSettingsMismatch(f"reuse_from: {src} row for {q.id} does not match the question")
+        if rows:
+            with open(results_path, "a", encoding="utf-8") as out:
+                out.write("".join(json.dumps(r) + "\n" for r in rows))
+                out.flush()
+                os.fsync(out.fileno())
+        copied[str(src)] = len(rows)
+    return copied
+
+
 def _encode_prompt(lm, q: Question, perm, shots, chat_template: bool) -> tuple[list[int], int | None]:
     """Token ids of the prompt, and the length of its shared few-shot prefix.
 
@@ -125,8 +162,11 @@ def _reusing(cfg: RunConfig) -> bool:
 
 
 def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question], cfg: RunConfig, out_dir: Path,
-                    progress: bool = True) -> dict:
-    """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest."""
+                    progress: bool = True, reuse_from: Sequence[Path] = ()) -> dict:
+    """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest.
+
+    ``reuse_from``: finished run folders whose rows are copied first (see :func:`copy_rows_from`).
+    """
     import torch
     import transformers
 
@@ -137,14 +177,20 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
     settings = _settings(cfg, lm.name, lm.sha256, qhash, lm.dtype)
     manifest_path = out_dir / MANIFEST
     previous_wall = 0.0
+    copied_before: dict[str, int] = {}
     if manifest_path.exists():
         old_manifest = json.loads(manifest_path.read_text())
         old = {**LEGACY_DEFAULTS, **old_manifest["settings"]}
         previous_wall = float(old_manifest.get("wall_s_total") or 0.0)
+        copied_before = dict(old_manifest.get("rows_copied_from") or {})
         diff = sorted(k for k in settings if old.get(k) != settings[k])
         if diff:
             raise RunSettingsMismatch(f"{out_dir} holds a run with other settings ({', '.join(diff)}); use another --out")
     results_path = out_dir / RESULTS
+    copied = dict(copied_before)
+    for src, count in copy_rows_from(reuse_from, questions, settings, results_path).items():
+        key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
+        copied[key] = copied.get(key, 0) + count
     done = read_done(results_path, repair=True)
     todo = [q for q in questions if q.id not in done]
     manifest = {
@@ -158,6 +204,7 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
         "questions": len(questions),
         "questions_source": cfg.questions_source,
         "letter_token_ids": lm.letter_ids,
+        "rows_copied_from": copied,
     }
     manifest_path.write_text(json.dumps({**manifest, "complete": False, "wall_s_total": previous_wall}, indent=2))
     bar = None
@@ -229,7 +276,8 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
                          "enabled": prefix_cache.enabled, "reason": prefix_cache.reason} if prefix_cache is not None else None,
         "wall_s_total": round(previous_wall + wall, 2),
     })
-    manifest["questions_per_s"] = round(len(rows) / manifest["wall_s_total"], 4) if manifest["wall_s_total"] else None
+    scored_total = len(rows) - sum(copied.values())  # copied rows cost no time here
+    manifest["questions_per_s"] = round(scored_total / manifest["wall_s_total"], 4) if manifest["wall_s_total"] and scored_total else None
     manifest_path.write_text(json.dumps(manifest, indent=2))
     return manifest
 

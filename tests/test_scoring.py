@@ -308,3 +308,24 @@ def test_manifest_from_before_a_new_setting_still_resumes(tiny, questions_file, 
     path.write_text(json.dumps(manifest))
     again, _ = run_tiny(tiny, questions_file, tmp_path / "run")
     assert again["this_run_scored"] == 0 and again["complete"]
+
+
+def test_rows_reused_from_a_subset_run_equal_fresh_scoring(tiny, questions_file, tmp_path):
+    lm = load_model(str(tiny), threads=1)
+    qs = load_jsonl(questions_file)
+    cfg = RunConfig(model=str(tiny), questions_source=str(questions_file), n=None)
+    subset = [q for i, q in enumerate(qs) if i % 3 == 0]  # not a prefix: positions differ between the runs
+    score_questions(lm, subset, qs, cfg, tmp_path / "subset", progress=False)
+    grown = score_questions(lm, qs, qs, cfg, tmp_path / "all", progress=False, reuse_from=[tmp_path / "subset"])
+    fresh, _ = run_tiny(tiny, questions_file, tmp_path / "fresh")
+    assert grown["this_run_scored"] == len(qs) - len(subset)
+    assert grown["rows_copied_from"] == {"../subset": len(subset)}
+    assert read_done(tmp_path / "all" / "results.jsonl") == read_done(tmp_path / "fresh" / "results.jsonl")
+    # resuming again copies nothing twice and keeps the record
+    again = score_questions(lm, qs, qs, cfg, tmp_path / "all", progress=False, reuse_from=[tmp_path / "subset"])
+    assert again["rows"] == len(qs) and again["rows_copied_from"] == {"../subset": len(subset)}
+    # a source run with other settings is refused
+    other = RunConfig(model=str(tiny), questions_source=str(questions_file), n=None, seed=1)
+    score_questions(lm, subset, qs, other, tmp_path / "seed1", progress=False)
+    with pytest.raises(RunSettingsMismatch, match="seed"):
+        score_questions(lm, qs, qs, cfg, tmp_path / "all2", progress=False, reuse_from=[tmp_path / "seed1"])
