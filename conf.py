@@ -113,3 +113,7 @@ def _sphinx_proof_parallel_fix(app):
 def setup(app):
     app.connect("builder-inited", _copy_plotly)
     _sphinx_proof_parallel_fix(app)
+
+# Chapters are numbered (book/index.md), so figures, tables and exercises read "Exercise 3.2".
+numfig = True
+numfig_secnum_depth = 1
