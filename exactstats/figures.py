@@ -51,11 +51,16 @@ def stability_figure(ns: Sequence[int], curves: dict[str, Sequence[float]], mark
     colours = [PALETTE["accent"], PALETTE["main"], PALETTE["grey"]]
     for i, (label, ys) in enumerate(curves.items()):
         ax.plot(ns, ys, "o-", color=colours[i % 3], label=label)
-    for label, x in (markers or {}).items():
-        ax.axvline(x, ls="--", color=PALETTE["grey"], lw=1)
-        ax.text(x, 1.02, label, rotation=0, ha="center", va="bottom", fontsize=8, color=PALETTE["grey"])
     ax.set_xscale("log")
-    ax.set_ylim(0, 1.08)
+    if markers:
+        for x in markers.values():
+            ax.axvline(x, ls="--", color=PALETTE["grey"], lw=1)
+        # names on a top axis of their own, clear of the curves and of the frame
+        top = ax.secondary_xaxis("top")
+        top.set_xticks(list(markers.values()), list(markers), fontsize=8, color=PALETTE["grey"])
+        top.xaxis.set_minor_locator(plt.NullLocator())
+        top.tick_params(length=0)
+    ax.set_ylim(0, 1.02)
     ax.set_xlabel("questions drawn (with replacement)")
     ax.set_ylabel("share of redraws")
     ax.legend(frameon=False, loc="lower right")
