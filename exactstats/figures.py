@@ -88,16 +88,26 @@ def paired_unpaired_figure(labels: Sequence[str], diffs: Sequence[float], paired
     return fig
 
 
-def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fmt: str = "{:.2f}", cmap: str = "Blues"):
+def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fmt: str = "{:.2f}", cmap: str = "Blues",
+                   limit: float | None = None):
+    """Annotated k x k heatmap; NaN cells (e.g. the diagonal) stay blank. Negative values switch to a
+    diverging map centred on zero, so a negative correlation does not look like a zero one. ``limit`` fixes
+    the colour scale (so that small values look small); by default it is the largest absolute value."""
     plt = _plt()
     k = len(names)
     fig, ax = plt.subplots(figsize=(1.1 * k + 2.5, 1.0 * k + 1.5))
-    im = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=max(1e-9, float(np.nanmax(matrix))))
+    top = limit if limit is not None else max(1e-9, float(np.nanmax(np.abs(matrix))))
+    if np.nanmin(matrix) < 0:
+        im = ax.imshow(matrix, cmap="RdBu_r", vmin=-top, vmax=top)
+    else:
+        im = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
     for i in range(k):
         for j in range(k):
             v = matrix[i, j]
+            if np.isnan(v):
+                continue
             ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8,
-                    color="white" if v > 0.6 * np.nanmax(matrix) else "black")
+                    color="white" if abs(v) > 0.6 * top else "black")
     ax.set_xticks(range(k), names, rotation=35, ha="right")
     ax.set_yticks(range(k), names)
     ax.set_title(title)
