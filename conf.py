@@ -49,6 +49,7 @@ mathjax2_config = {  # MathJax 2 names for what myst-nb sets up for MathJax 3
     "HTML-CSS": {"availableFonts": ["STIX-Web"], "preferredFont": "STIX-Web", "webFont": "STIX-Web", "imageFont": None},
 }
 html_js_files = ["plotly.min.js"]
+html_css_files = ["tables.css"]
 html_theme_options = {"show_toc_level": 2}
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
