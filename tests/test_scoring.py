@@ -329,3 +329,21 @@ def test_rows_reused_from_a_subset_run_equal_fresh_scoring(tiny, questions_file,
     score_questions(lm, subset, qs, other, tmp_path / "seed1", progress=False)
     with pytest.raises(RunSettingsMismatch, match="seed"):
         score_questions(lm, qs, qs, cfg, tmp_path / "all2", progress=False, reuse_from=[tmp_path / "seed1"])
+
+
+def test_build_data_writes_tables_and_fills_the_datasheet(tiny, questions_file, tmp_path):
+    from scoring.build import END, START, build
+
+    data = tmp_path / "data"
+    manifest, _ = run_tiny(tiny, questions_file, data / "runs" / "shuffled-2000" / "tiny")
+    (data / "README.md").write_text(f"# sheet\n\n{START}\nstale\n{END}\n\nafter\n")
+    summary = build(data)
+    entry = summary["shuffled-2000"][manifest["settings"]["model"]]
+    rows = read_done(data / "runs" / "shuffled-2000" / "tiny" / "results.jsonl").values()
+    assert entry["correct"] == sum(r["correct"] for r in rows) and entry["rows"] == 30
+    sheet = (data / "README.md").read_text()
+    assert "stale" not in sheet and sheet.endswith(f"{END}\n\nafter\n")
+    assert f"| {entry['correct'] / 30:.4f} |" in sheet and "### shuffled-2000" in sheet
+    build(data)
+    assert (data / "README.md").read_text() == sheet  # rebuilding changes nothing
+    assert pd.read_parquet(data / "shuffled-2000.matrix.parquet").shape == (1, 30)
