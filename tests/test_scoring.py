@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT, mmlu_dir
-from scoring.tiny import build_tiny_model, write_questions
+from tiny import build_tiny_model, write_questions
 
 from scoring.matrix import long_table, wide_matrix
 from scoring.prompts import PERMUTATIONS, build_prompt, option_permutation, pick_shots, to_original

@@ -1,0 +1,223 @@
+"""Sampled code completions for HumanEval-style problems, resumable, one problem per batch.
+
+The prompt is the problem's ``prompt`` as is (signature and docstring, no chat template),
+and the completion is the model's continuation up to the first stop sequence of the
+Codex paper (Chen et al. 2021): a new top-level ``class``, ``def``, ``#``, ``if`` or
+``print``. The ``n`` samples of a problem share one forward pass over the prompt and are
+decoded together; a finished sample leaves the batch at once.
+
+Every sample draws from its own random generator, seeded from ``(seed, task_id, sample)``
+alone, so a sample does not depend on which process or batch produced it, and a rerun
+with the same settings reproduces the same completions (on the same hardware and
+library versions: floating-point results can differ across them). Temperature 0 is
+greedy decoding (one sample). Rows are written per problem; a rerun skips finished
+problems and refuses other settings before the model loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .runfolder import RunFolder
+
+STOP_SEQUENCES = ("\nclass", "\ndef", "\n#", "\nif", "\nprint")
+PROMPT_TEMPLATE = ("humaneval-completion-v1: the problem's prompt as is, no chat template; the completion is "
+                   "the continuation up to the first stop sequence")
+FINISH_REASONS = ("stop", "eos", "length")
+
+
+def sample_key(row: dict) -> str:
+    return f"{row['task_id']}#{row['sample']}"
+
+
+@dataclass
+class GenerationConfig:
+    model: str
+    problems: str = "humaneval"
+    samples: int = 10
+    temperature: float = 0.8
+    top_p: float = 0.95
+    max_new_tokens: int = 256
+    seed: int = 0
+    dtype: str = "auto"
+    device: str = "auto"
+    threads: int | None = None
+    limit: int | None = None  # only the first N problems (smoke tests)
+
+    def validate(self) -> None:
+        if self.samples < 1:
+            raise ValueError(f"--samples must be >= 1, got {self.samples}")
+        if self.temperature < 0:
+            raise ValueError(f"--temperature must be >= 0, got {self.temperature}")
+        if self.temperature == 0 and self.samples != 1:
+            raise ValueError("--temperature 0 is greedy decoding: every sample would be the same; use --samples 1")
+        if not 0 < self.top_p <= 1:
+            raise ValueError(f"--top-p must lie in (0, 1], got {self.top_p}")
+        if self.max_new_tokens < 1:
+            raise ValueError(f"--max-new-tokens must be >= 1, got {self.max_new_tokens}")
+
+
+def sample_seed(seed: int, task_id: str, sample: int) -> int:
+    """The random seed of one sample: a hash of (seed, task_id, sample), never of its batch or process."""
+    digest = hashlib.sha256(f"{seed}|{task_id}|{sample}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def truncate_at_stop(text: str, stops: Sequence[str] = STOP_SEQUENCES) -> tuple[str, bool]:
+    """``text`` cut before the earliest stop sequence, and whether one was found.
+
+    >>> truncate_at_stop("    return 1\\n\\ndef other():\\n")
+    ('    return 1\\n', True)
+    """
+    cut = min((i for i in (text.find(s) for s in stops) if i >= 0), default=-1)
+    return (text, False) if cut < 0 else (text[:cut], True)
+
+
+def generation_settings(cfg: GenerationConfig, model_name: str, sha: str | None, dtype: str, problems_sha: str) -> dict:
+    return {
+        "model": model_name, "model_source": cfg.model, "model_sha256": sha, "problems": cfg.problems,
+        "problems_sha256": problems_sha, "prompt_template": PROMPT_TEMPLATE, "stop_sequences": list(STOP_SEQUENCES),
+        "samples": cfg.samples, "temperature": cfg.temperature, "top_p": cfg.top_p,
+        "max_new_tokens": cfg.max_new_tokens, "seed": cfg.seed, "dtype": dtype, "limit": cfg.limit,
+    }
+
+
+def _next_tokens(logits, generators, temperature: float, top_p: float):
+    """One token per row: greedy at temperature 0, else nucleus sampling with each row's generator."""
+    import torch
+
+    if temperature == 0:
+        return logits.argmax(dim=-1).tolist()
+    probs = torch.softmax(logits.float() / temperature, dim=-1)
+    tokens = []
+    for row, gen in zip(probs, generators):
+        if top_p < 1:
+            sorted_p, order = torch.sort(row, descending=True)
+            keep = (sorted_p.cumsum(0) - sorted_p) < top_p  # the smallest set whose mass reaches top_p
+            sorted_p = sorted_p * keep
+            pick = torch.multinomial(sorted_p / sorted_p.sum(), 1, generator=gen)
+            tokens.append(int(order[pick]))
+        else:
+            tokens.append(int(torch.multinomial(row, 1, generator=gen)))
+    return tokens
+
+
+def sample_completions(lm, prompt: str, seeds: Sequence[int], temperature: float, top_p: float,
+                       max_new_tokens: int, stops: Sequence[str] = STOP_SEQUENCES) -> list[dict]:
+    """Decode ``len(seeds)`` continuations of ``prompt`` together; one dict per sample."""
+    import torch
+
+    from .scorer import encode
+
+    prompt_ids = encode(lm, prompt, False)
+    n = len(seeds)
+    generators = [torch.Generator().manual_seed(s) for s in seeds]
+    eos = {i for i in [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
+           for i in (i if isinstance(i, list) else [i]) if i is not None}
+    with torch.inference_mode():
+        out = lm.model(input_ids=torch.tensor([prompt_ids], device=lm.device), use_cache=True, logits_to_keep=1)
+        cache = out.cache if getattr(out, "cache", None) is not None else out.past_key_values
+        cache.batch_repeat_interleave(n)
+        logits = out.logits[:, -1, :].repeat(n, 1)
+        generated: list[list[int]] = [[] for _ in range(n)]
+        results: list[dict | None] = [None] * n
+        active = list(range(n))
+        for step in range(max_new_tokens):
+            tokens = _next_tokens(logits, [generators[i] for i in active], temperature, top_p)
+            still = []
+            for row, tok in zip(active, tokens):
+                if tok in eos:
+                    results[row] = _finish(lm, generated[row], "eos", stops)
+                    continue
+                generated[row].append(tok)
+                text, stopped = truncate_at_stop(lm.tokenizer.decode(generated[row], skip_special_tokens=True), stops)
+                if stopped:
+                    results[row] = {"completion": text, "finish_reason": "stop", "new_tokens": len(generated[row])}
+                elif step == max_new_tokens - 1:
+                    results[row] = _finish(lm, generated[row], "length", stops)
+                else:
+                    still.append(row)
+            if not still:
+                break
+            if len(still) < len(active):
+                positions = [active.index(r) for r in still]
+                cache.batch_select_indices(torch.tensor(positions, device=lm.device))
+            active = still
+            position = len(prompt_ids) + step
+            out = lm.model(input_ids=torch.tensor([[generated[r][-1]] for r in active], device=lm.device),
+                           cache=cache, use_cache=True,
+                           position_ids=torch.full((len(active), 1), position, device=lm.device), logits_to_keep=1)
+            logits = out.logits[:, -1, :]
+    return [r for r in results if r is not None]
+
+
+def _finish(lm, ids: list[int], reason: str, stops: Sequence[str]) -> dict:
+    text, _ = truncate_at_stop(lm.tokenizer.decode(ids, skip_special_tokens=True), stops)
+    return {"completion": text, "finish_reason": reason, "new_tokens": len(ids)}
+
+
+def completion_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def generate_completions(lm, problems: Sequence[dict], cfg: GenerationConfig, folder: RunFolder, settings: dict,
+                         progress: bool = True) -> dict:
+    """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest."""
+    import torch
+    import transformers
+
+    from exactstats import __version__
+
+    done = folder.rows(repair=True)
+    previous = folder.manifest() or {}
+    previous_wall = float(previous.get("wall_s_total") or 0.0)
+    todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))]
+    manifest = {
+        "settings": settings, "exactstats_version": __version__, "transformers_version": transformers.__version__,
+        "torch_version": torch.__version__, "python": platform.python_version(), "device": lm.device,
+        "device_name": platform.processor() or platform.machine(), "threads": torch.get_num_threads(),
+        "problems": len(problems), "samples_per_problem": cfg.samples,
+    }
+    folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(problems), initial=len(problems) - len(todo), desc=f"{lm.name} generate", unit="problem",
+                   dynamic_ncols=True)
+    started = time.time()
+    generated = 0
+    for p in todo:
+        t0 = time.time()
+        seeds = [sample_seed(cfg.seed, p["task_id"], s) for s in range(cfg.samples)]
+        samples = sample_completions(lm, p["prompt"], seeds, cfg.temperature, cfg.top_p, cfg.max_new_tokens)
+        seconds = round(time.time() - t0, 3)
+        rows = [{"model": lm.name, "task_id": p["task_id"], "sample": s, "seed": seeds[s], **r,
+                 "completion_sha256": completion_sha256(r["completion"]), "problem_seconds": seconds}
+                for s, r in enumerate(samples) if f"{p['task_id']}#{s}" not in done]
+        folder.append(rows)
+        generated += len(rows)
+        if bar:
+            bar.update(1)
+    if bar:
+        bar.close()
+    wall = time.time() - started
+    rows = folder.rows()
+    total_wall = round(previous_wall + wall, 2)
+    manifest.update({
+        "complete": len(rows) == len(problems) * cfg.samples, "rows": len(rows), "this_run_samples": generated,
+        "this_run_wall_s": round(wall, 2), "wall_s_total": total_wall,
+        "samples_per_s": round(len(rows) / total_wall, 4) if total_wall and rows else None,
+        "finish_reasons": {r: sum(1 for x in rows.values() if x["finish_reason"] == r) for r in FINISH_REASONS},
+    })
+    folder.write_manifest(manifest)
+    return manifest
+
+
+def generation_folder(out: Path) -> RunFolder:
+    return RunFolder(Path(out), sample_key, rows_name="samples.jsonl")

@@ -1,0 +1,112 @@
+"""A resumable run folder: settings and provenance in a manifest, rows in an append-only JSONL file.
+
+Rows are appended and fsynced as each batch finishes, so a crash or Ctrl-C loses at
+most the batch in flight. A torn last line (no newline) is cut off on resume, with a
+notice, and never read as a row; a corrupt complete line or a repeated key is an error
+that names the file and line. A rerun with other settings into the same folder is
+refused, before any model is loaded. Used by ``scoring run`` (one row per question),
+``scoring generate`` (one row per problem and sample) and ``scoring execute``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Iterable
+
+
+class RunSettingsMismatch(RuntimeError):
+    """The output folder holds a run with different settings."""
+
+
+class CorruptRunFile(RuntimeError):
+    """A row file holds a line that is not a complete JSON row, or a key twice."""
+
+
+class RunFolder:
+    """``folder/rows_name`` (JSONL rows, one key each) and ``folder/manifest_name`` (settings + provenance)."""
+
+    def __init__(self, folder: Path, key: Callable[[dict], str], rows_name: str = "results.jsonl",
+                 manifest_name: str = "manifest.json", legacy_defaults: dict | None = None):
+        self.folder = Path(folder)
+        self.key = key
+        self.rows_path = self.folder / rows_name
+        self.manifest_path = self.folder / manifest_name
+        self.legacy_defaults = dict(legacy_defaults or {})
+
+    def manifest(self) -> dict | None:
+        if not self.manifest_path.exists():
+            return None
+        return json.loads(self.manifest_path.read_text())
+
+    def recorded_settings(self) -> dict | None:
+        m = self.manifest()
+        return None if m is None else {**self.legacy_defaults, **m["settings"]}
+
+    def check_settings(self, settings: dict, ignore: Iterable[str] = ()) -> None:
+        """Refuse when the folder's manifest records other settings (keys in ``ignore`` aside)."""
+        old = self.recorded_settings()
+        if old is None:
+            return
+        skip = set(ignore)
+        diff = sorted(k for k in settings if k not in skip and old.get(k) != settings[k])
+        if diff:
+            detail = "; ".join(f"{k}: {old.get(k)!r} recorded, {settings[k]!r} now" for k in diff[:3])
+            raise RunSettingsMismatch(f"{self.folder} holds a run with other settings ({', '.join(diff)}; {detail}"
+                                      f"{'; ...' if len(diff) > 3 else ''}); use another --out")
+
+    def rows(self, repair: bool = False, notify: Callable[[str], None] | None = None) -> dict[str, dict]:
+        """Complete rows by key. ``repair=True`` (a writer, before it appends) also cuts a torn last line."""
+        return read_rows(self.rows_path, self.key, repair=repair, notify=notify)
+
+    def append(self, rows: list[dict]) -> None:
+        if not rows:
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.rows_path, "a", encoding="utf-8") as out:
+            out.write("".join(json.dumps(r) + "\n" for r in rows))
+            out.flush()
+            os.fsync(out.fileno())
+
+    def write_manifest(self, manifest: dict) -> None:
+        """Written whole to a temporary file, then renamed: a crash never leaves half a manifest."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.manifest_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(manifest, indent=2))
+        tmp.replace(self.manifest_path)
+
+
+def read_rows(path: Path, key: Callable[[dict], str], repair: bool = False,
+              notify: Callable[[str], None] | None = None) -> dict[str, dict]:
+    """Rows of a JSONL file by key; a torn trailing line is never read (and cut when ``repair``)."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        if repair:
+            with open(path, "r+b") as f:
+                f.truncate(end)
+            (notify or _stderr)(f"{path}: discarded a torn last line ({len(data) - end} bytes, "
+                                "an interrupted write); that row will be redone")
+    rows: dict[str, dict] = {}
+    for lineno, line in enumerate(data[:end].splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            k = key(row)
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
+            raise CorruptRunFile(f"{path}:{lineno}: not a complete row ({type(exc).__name__}); "
+                                 "move the file aside or delete that line to go on") from None
+        if k in rows:
+            raise CorruptRunFile(f"{path}:{lineno}: row {k!r} appears twice")
+        rows[k] = row
+    return rows
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
