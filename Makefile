@@ -14,7 +14,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html test venv bench data data-check clean
+.PHONY: html test lint venv bench data data-check clean
 
 venv: $(STAMP)
 
@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml requirements-nodeps.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned to the CPU build on local disk; an unpinned torch pulls a multi-GB CUDA build
-	$(BIN)/python -m pip install --quiet -e '.[scoring,test,book]'
+	$(BIN)/python -m pip install --quiet -e '.[report,scoring,test,book]'
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	$(BIN)/python -m ipykernel install --prefix $(abspath $(VENV)) --name python3 > /dev/null
 	touch $(STAMP)
@@ -31,8 +31,14 @@ html: $(STAMP)
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
 	$(BIN)/sphinx-build -W -n -b html . $(BUILD)/html
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest -q
+
+# ruff (lint + format check) and mypy, configured in pyproject.toml; part of `make test`
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -25,8 +25,18 @@ extensions = [
 ]
 
 exclude_patterns = [
-    "_build", ".venv", "README.md", "BENCHMARKS.md", "data/**", "tests/**", "scoring/**",
-    "exactstats/**", "benchmarks/**", "**/.ipynb_checkpoints", ".pytest_cache", ".hypothesis",
+    "_build",
+    ".venv",
+    "README.md",
+    "BENCHMARKS.md",
+    "data/**",
+    "tests/**",
+    "scoring/**",
+    "exactstats/**",
+    "benchmarks/**",
+    "**/.ipynb_checkpoints",
+    ".pytest_cache",
+    ".hypothesis",
 ]
 
 html_theme = "sphinx_book_theme"
@@ -71,7 +81,11 @@ def _source_hash() -> str:
         if not base.exists():
             continue
         for path in sorted(base.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".parquet", ".json", ".csv"}:
+            if (
+                path.is_file()
+                and "__pycache__" not in path.parts
+                and path.suffix in {".py", ".parquet", ".json", ".csv"}
+            ):
                 h.update(str(path.relative_to(ROOT)).encode())
                 h.update(path.read_bytes())
     h.update(os.environ.get("EXACTSTATS_DATA_DIR", "").encode())
@@ -114,6 +128,7 @@ def _sphinx_proof_parallel_fix(app):
 def setup(app):
     app.connect("builder-inited", _copy_plotly)
     _sphinx_proof_parallel_fix(app)
+
 
 # Chapters are numbered (book/index.md), so figures, tables and exercises read "Exercise 3.2".
 numfig = True

@@ -25,8 +25,18 @@ def timeit(fn, repeat: int = 5, min_time: float = 0.05) -> float:
 
 
 def row(group: str, case: str, ours: str, t_ours: float, ref: str, t_ref: float, note: str = "") -> None:
-    ROWS.append({"group": group, "case": case, "ours": ours, "t_ours": t_ours, "ref": ref, "t_ref": t_ref,
-                 "ratio": t_ref / t_ours, "note": note})
+    ROWS.append(
+        {
+            "group": group,
+            "case": case,
+            "ours": ours,
+            "t_ours": t_ours,
+            "ref": ref,
+            "t_ref": t_ref,
+            "ratio": t_ref / t_ours,
+            "note": note,
+        }
+    )
     print(f"{group:12s} {case:40s} {ours} {fmt(t_ours)}  vs {ref} {fmt(t_ref)}  ratio {t_ref / t_ours:.3g}", flush=True)
 
 

@@ -50,10 +50,26 @@ def bench_scoring() -> None:
         lm = load_model(name, dtype="float32", threads=2)
         base, base_ans = _run(lm, qs, pool)
         batched, b_ans = _run(lm, qs, pool, batch_size=8)
-        row("scoring", f"{name}: zero-shot, batch 8 vs batch 1", "batch 8", batched, "batch 1", base, _agree(b_ans, base_ans))
+        row(
+            "scoring",
+            f"{name}: zero-shot, batch 8 vs batch 1",
+            "batch 8",
+            batched,
+            "batch 1",
+            base,
+            _agree(b_ans, base_ans),
+        )
         full5, f_ans = _run(lm, qs_shots, pool, shots=5, reuse_prefix=False)
         reuse5, r_ans = _run(lm, qs_shots, pool, shots=5, reuse_prefix=True)
-        row("scoring", f"{name}: 5-shot, prefix KV reuse vs full prompts", "prefix reuse", reuse5, "full prompt", full5, _agree(r_ans, f_ans))
+        row(
+            "scoring",
+            f"{name}: 5-shot, prefix KV reuse vs full prompts",
+            "prefix reuse",
+            reuse5,
+            "full prompt",
+            full5,
+            _agree(r_ans, f_ans),
+        )
         lm16 = load_model(name, dtype="bfloat16", threads=2)
         bf16, h_ans = _run(lm16, qs, pool)
         row("scoring", f"{name}: zero-shot, bf16 vs float32", "bf16", bf16, "float32", base, _agree(h_ans, base_ans))

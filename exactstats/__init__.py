@@ -3,47 +3,57 @@
 Every quantity is an exact function: rational inputs (ints, Fractions, decimal
 strings such as ``"0.7"``) give :class:`fractions.Fraction` results. A float
 argument stands for its shortest decimal repr, so ``0.7`` means ``7/10``.
-Where a square root is unavoidable the exact value is a SymPy surd. Float twins
-(suffix ``_float``) are vectorised and held to the exact functions by tests.
-Bad input raises :class:`ExactStatsError`, a :class:`ValueError`.
+Where a square root is unavoidable the exact value is a SymPy surd (SymPy loads
+only then). Float twins end in ``_float``: vectorised, and held to the exact
+functions by tests. Bad input raises :class:`ExactStatsError`, a :class:`ValueError`.
+Ties follow one vocabulary (:data:`TIE_RULES`): ``fair``, ``lose``, ``win``, ``lowest``.
 
-====================================  ================================================
-Function                              What it computes
-====================================  ================================================
-:func:`pass_at_k`                     unbiased pass@k, ``1 - C(n-c,k)/C(n,k)``
-:func:`pass_at_k_plugin`              plug-in pass@k, ``1 - (1-c/n)^k`` (biased low)
-:func:`pass_at_k_subsets`             brute-force count over all size-k subsets
-:func:`expected_pass_at_k`            exact expectation over ``c ~ Binomial(n, p)``
-:func:`majority_probability`          Condorcet: majority of k voters right
-:func:`plurality_probability`         plurality of independent multiple-choice voters
-:func:`mcnemar_exact`                 exact McNemar p-value
-:func:`paired_difference_interval`    paired interval for an accuracy gap
-:func:`wilson_interval`               Wilson score interval (exact surds)
-:func:`clopper_pearson_interval`      exact binomial interval to a set precision
-:func:`clustered_variance`            cluster-robust variance of a mean score
-:func:`questions_needed`              power: questions to detect a gap
-:func:`mcnemar_power_exact`           exact power of the exact McNemar test
-:func:`phi_squared`                   phi^2 of two error vectors
-:func:`effective_votes`               ``k / (1 + (k-1) phi)``
-:func:`top_stays_top`                 how often #1 stays #1 when questions are redrawn
-:func:`redraw_win_probability`        the same for two models, exactly
-:func:`majority_vote_accuracy`        panel plurality vote, ties credited exactly
-====================================  ================================================
+==========================================  ===============================================
+Function                                    What it computes
+==========================================  ===============================================
+:func:`pass_at_k`                           unbiased pass@k, ``1 - C(n-c,k)/C(n,k)``
+:func:`pass_at_k_plugin`                    plug-in pass@k, ``1 - (1-c/n)^k`` (biased low)
+:func:`pass_at_k_subsets`                   brute-force count over all size-k subsets
+:func:`expected_pass_at_k`                  exact expectation over ``c ~ Binomial(n, p)``
+:func:`mean_pass_at_k`                      mean unbiased pass@k over problems
+:func:`majority_probability`                Condorcet: majority of k voters right
+:func:`plurality_probability`               plurality of independent multiple-choice voters
+:func:`mcnemar_p_value`                     exact McNemar p-value
+:func:`paired_difference_interval`          paired interval for an accuracy gap
+:func:`holm_adjust`                         Holm's adjusted p-values, exactly
+:func:`separation_tiers`                    tiers of models no test separates
+:func:`wilson_interval`                     Wilson score interval (exact surds)
+:func:`clopper_pearson_interval`            exact binomial interval to a set precision
+:func:`clustered_variance`                  cluster-robust variance of a mean score
+:func:`questions_needed`                    power: questions to detect a gap
+:func:`mcnemar_power`                       exact power of the exact McNemar test
+:func:`phi_squared`                         phi^2 of two error vectors
+:func:`effective_votes`                     ``k / (1 + (k-1) phi)``
+:func:`top_stays_top_float`                 how often #1 stays #1 when questions are redrawn
+:func:`redraw_win_probability`              the same for two models, exactly
+:func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
+==========================================  ===============================================
 
->>> from exactstats import pass_at_k, majority_probability, mcnemar_exact, effective_votes
+The shipped dataset loads with :func:`load_panel` (pandas, on first use; the
+``report`` extra).
+
+>>> from exactstats import pass_at_k, majority_probability, mcnemar_p_value, effective_votes
 >>> pass_at_k(5, 2, 2)
 Fraction(7, 10)
 >>> majority_probability(0.7, 3)
 Fraction(98, 125)
->>> float(mcnemar_exact(219, 182)) < 0.08
+>>> float(mcnemar_p_value(219, 182)) < 0.08
 True
 >>> effective_votes(7, "3/10")
 Fraction(5, 2)
 """
 
-from ._validate import ExactStatsError
+from typing import Any
+
+from ._normal import one_sided_z_float
+from ._validate import TIE_RULES, ExactStatsError
 from .condorcet import (
-    TIE_RULES,
+    MAJORITY_TIE_RULES,
     majority_probability,
     majority_probability_heterogeneous,
     plurality_probability,
@@ -53,7 +63,7 @@ from .correlation import (
     design_effect,
     effective_votes,
     effective_votes_ceiling,
-    effective_votes_eigen,
+    effective_votes_eigen_float,
     mean_phi_float,
     phi,
     phi_float,
@@ -65,22 +75,25 @@ from .errorbars import (
     Interval,
     accuracy_variance,
     clopper_pearson_interval,
-    clt_interval,
+    clt_interval_float,
+    clustered_interval_float,
     clustered_standard_error_float,
     clustered_variance,
     standard_error,
     standard_error_float,
     wilson_interval,
     wilson_interval_float,
+    z_value_float,
 )
 from .paired import (
+    ALTERNATIVES,
     DifferenceInterval,
     discordance,
     holm_adjust,
-    mcnemar_exact,
+    mcnemar_p_value,
     paired_difference_interval,
+    separation_tiers,
     unpaired_difference_interval,
-    z_value,
 )
 from .passk import (
     SubsetCount,
@@ -94,25 +107,123 @@ from .passk import (
 )
 from .power import (
     QuestionsNeeded,
-    interval_half_width,
-    mcnemar_power_exact,
+    interval_half_width_float,
+    mcnemar_power,
     mcnemar_power_float,
     mcnemar_rejection_thresholds,
-    minimum_detectable_difference,
+    minimum_detectable_difference_float,
     questions_needed,
     smallest_n_for_power,
 )
 from .resampling import (
+    REDRAW_TIE_RULES,
     SplitHalf,
     redraw_counts,
     redraw_win_probability,
-    split_half,
-    top_stays_top,
-    top_three_keep_order,
+    split_half_float,
+    top_stays_top_float,
+    top_three_keep_order_float,
 )
-from .data import CONDITIONS, Panel, data_dir, load_panel
-from .voting import majority_vote, majority_vote_accuracy, probability_average, probability_average_accuracy
+from .voting import (
+    ACCURACY_TIE_RULES,
+    VOTE_TIE_RULES,
+    binary_majority_accuracy,
+    majority_vote,
+    majority_vote_accuracy,
+    probability_average,
+    probability_average_accuracy,
+)
 
 __version__ = "0.1.0"
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+_DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel")
+
+__all__ = [
+    "ExactStatsError",
+    "TIE_RULES",
+    "__version__",
+    # pass@k
+    "pass_at_k",
+    "pass_at_k_plugin",
+    "pass_at_k_subsets",
+    "SubsetCount",
+    "expected_pass_at_k",
+    "mean_pass_at_k",
+    "pass_at_k_float",
+    "mean_pass_at_k_float",
+    # voters
+    "majority_probability",
+    "majority_probability_heterogeneous",
+    "poisson_binomial_pmf",
+    "plurality_probability",
+    "MAJORITY_TIE_RULES",
+    "majority_vote",
+    "majority_vote_accuracy",
+    "binary_majority_accuracy",
+    "probability_average",
+    "probability_average_accuracy",
+    "VOTE_TIE_RULES",
+    "ACCURACY_TIE_RULES",
+    # error bars
+    "Interval",
+    "accuracy_variance",
+    "standard_error",
+    "standard_error_float",
+    "clt_interval_float",
+    "wilson_interval",
+    "wilson_interval_float",
+    "clopper_pearson_interval",
+    "clustered_variance",
+    "clustered_standard_error_float",
+    "clustered_interval_float",
+    "CLUSTER_CORRECTIONS",
+    "z_value_float",
+    "one_sided_z_float",
+    # paired comparison
+    "discordance",
+    "mcnemar_p_value",
+    "ALTERNATIVES",
+    "DifferenceInterval",
+    "paired_difference_interval",
+    "unpaired_difference_interval",
+    "holm_adjust",
+    "separation_tiers",
+    # power
+    "QuestionsNeeded",
+    "questions_needed",
+    "interval_half_width_float",
+    "minimum_detectable_difference_float",
+    "mcnemar_rejection_thresholds",
+    "mcnemar_power",
+    "mcnemar_power_float",
+    "smallest_n_for_power",
+    # correlated errors
+    "phi_squared",
+    "phi",
+    "phi_float",
+    "phi_matrix_float",
+    "mean_phi_float",
+    "design_effect",
+    "effective_votes",
+    "effective_votes_ceiling",
+    "effective_votes_eigen_float",
+    # resampling
+    "redraw_counts",
+    "top_stays_top_float",
+    "top_three_keep_order_float",
+    "SplitHalf",
+    "split_half_float",
+    "redraw_win_probability",
+    "REDRAW_TIE_RULES",
+    # the shipped dataset (loaded on first use)
+    *_DATASET,
+]
+
+
+def __getattr__(name: str) -> Any:
+    # the dataset needs pandas and pyarrow: they load on first use, not with the package
+    if name in _DATASET:
+        from .report import dataset
+
+        return getattr(dataset, name)
+    raise AttributeError(f"module 'exactstats' has no attribute {name!r}")

@@ -7,7 +7,8 @@ multiplication); plain Python ints give the same numbers, only slower.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
 
 try:  # pragma: no cover - exercised whichever way the environment is
     import gmpy2
@@ -76,3 +77,19 @@ def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) ->
             term = gamma**m if t == 0 else term * beta * (m - t + 1) // (t * gamma)
             g += term
         yield int(g)
+
+
+def fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
+    """Build a Fraction whose terms are known to be coprime, skipping the gcd (costly for huge ints)."""
+    maker = getattr(Fraction, "_from_coprime_ints", None)
+    if maker is not None:  # Python >= 3.12
+        return maker(numerator, denominator)
+    return Fraction(numerator, denominator, _normalize=False)  # type: ignore[call-overload]
+
+
+def dyadic_fraction(numerator: int, exponent: int) -> Fraction:
+    """numerator / 2**exponent in lowest terms, by stripping shared factors of two (no big gcd)."""
+    if numerator == 0:
+        return Fraction(0)
+    shift = min((numerator & -numerator).bit_length() - 1, exponent)
+    return fraction_from_coprime(numerator >> shift, 1 << (exponent - shift))

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +19,21 @@ import numpy as np
 class ExactStatsError(ValueError):
     """Bad input to an exactstats function: the message names the argument and the allowed range."""
 
+
+# One vocabulary for ties, with one meaning wherever a function accepts a rule.
+TIE_RULES = {
+    "fair": "broken uniformly at random; exact results credit the expectation (1/t for a t-way tie holding the right answer)",
+    "lose": "counted as wrong",
+    "win": "counted as right",
+    "lowest": "broken towards the lowest option index",
+}
+
+
+def as_tie_rule(value: Any, allowed: Sequence[str]) -> str:
+    """One of ``allowed`` (a subset of :data:`TIE_RULES`), else a clear error listing them."""
+    if value not in allowed:
+        raise ExactStatsError(f"ties must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+    return value
 
 
 def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -52,7 +68,7 @@ def as_fraction(value: Any, name: str) -> Fraction:
             raise ExactStatsError(f"{name} must be finite, got {value!r}")
         return Fraction(repr(float(value)))
     if isinstance(value, numbers.Rational):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, str):
         try:
             return Fraction(value.strip())
@@ -115,19 +131,3 @@ def _binary(arr: np.ndarray, name: str) -> np.ndarray:
 def same_length(name_a: str, a: Sequence, name_b: str, b: Sequence) -> None:
     if len(a) != len(b):
         raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
-
-
-def fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
-    """Build a Fraction whose terms are known to be coprime, skipping the gcd (costly for huge ints)."""
-    maker = getattr(Fraction, "_from_coprime_ints", None)
-    if maker is not None:  # Python >= 3.12
-        return maker(numerator, denominator)
-    return Fraction(numerator, denominator, _normalize=False)
-
-
-def dyadic_fraction(numerator: int, exponent: int) -> Fraction:
-    """numerator / 2**exponent in lowest terms, by stripping shared factors of two (no big gcd)."""
-    if numerator == 0:
-        return Fraction(0)
-    shift = min((numerator & -numerator).bit_length() - 1, exponent)
-    return fraction_from_coprime(numerator >> shift, 1 << (exponent - shift))

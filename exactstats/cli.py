@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove ...``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|report ...``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -11,17 +11,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, NoReturn
 
 from . import __version__
-from ._validate import ExactStatsError
+from ._validate import TIE_RULES, ExactStatsError
+from .condorcet import MAJORITY_TIE_RULES
+from .paired import ALTERNATIVES
+from .power import VARIANCE_FORMS
 
 EPILOG = "Numbers may be integers, fractions (7/10) or decimals (0.7); decimals are taken exactly."
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, as for bad values
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, as for bad values
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
@@ -55,19 +59,36 @@ def cmd_condorcet(args: argparse.Namespace) -> None:
 
 
 def cmd_mcnemar(args: argparse.Namespace) -> None:
-    from .paired import mcnemar_exact
+    from .paired import mcnemar_p_value
 
-    p = mcnemar_exact(args.b, args.c, alternative=args.alternative, mid_p=args.mid_p)
-    exact = f"{p}" if len(str(p)) <= 200 else f"{p.numerator.bit_length()}-bit numerator / 2^{p.denominator.bit_length() - 1}"
-    _emit(args, p, float(p), f"exact McNemar p ({args.alternative}{', mid-p' if args.mid_p else ''})  {exact}  (= {float(p):.6g})",
-          b=args.b, c=args.c)
+    p = mcnemar_p_value(args.b, args.c, alternative=args.alternative, mid_p=args.mid_p)
+    exact = (
+        f"{p}"
+        if len(str(p)) <= 200
+        else f"{p.numerator.bit_length()}-bit numerator / 2^{p.denominator.bit_length() - 1}"
+    )
+    _emit(
+        args,
+        p,
+        float(p),
+        f"exact McNemar p ({args.alternative}{', mid-p' if args.mid_p else ''})  {exact}  (= {float(p):.6g})",
+        b=args.b,
+        c=args.c,
+    )
 
 
 def cmd_power(args: argparse.Namespace) -> None:
     from .power import questions_needed
 
-    r = questions_needed(args.q, args.d, alpha=args.alpha, power=args.power, variance=args.variance,
-                         z_alpha=args.z_alpha, z_power=args.z_power)
+    r = questions_needed(
+        args.q,
+        args.d,
+        alpha=args.alpha,
+        power=args.power,
+        variance=args.variance,
+        z_alpha=args.z_alpha,
+        z_power=args.z_power,
+    )
     exact = r.value if isinstance(r.value, Fraction) else None
     text = f"questions needed  {r.n}  (formula value {float(r.value):.6g}; z_alpha = {float(r.z_alpha):.6g}, z_power = {float(r.z_power):.6g})"
     _emit(args, exact, float(r.value), text, n=r.n)
@@ -136,15 +157,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("c", help="samples that passed")
     p.add_argument("k", help="the k in pass@k (at most n)")
 
-    p = add("condorcet", cmd_condorcet, "probability that a majority of K independent voters, each right with P, is right")
+    p = add(
+        "condorcet", cmd_condorcet, "probability that a majority of K independent voters, each right with P, is right"
+    )
     p.add_argument("p", help="each voter's accuracy, in [0, 1]")
     p.add_argument("k", help="number of voters")
-    p.add_argument("--ties", choices=["half", "lose", "win"], help="tie rule, required for even K")
+    p.add_argument(
+        "--ties",
+        choices=MAJORITY_TIE_RULES,
+        help="tie rule for even K (required then): " + "; ".join(f"{r}: {TIE_RULES[r]}" for r in MAJORITY_TIE_RULES),
+    )
 
     p = add("mcnemar", cmd_mcnemar, "exact McNemar p-value from the discordant counts B and C")
     p.add_argument("b", help="questions only the first model got right")
     p.add_argument("c", help="questions only the second model got right")
-    p.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater", "less"])
+    p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES)
     p.add_argument("--mid-p", action="store_true", help="mid-p variant (not guaranteed to hold its size)")
 
     p = add("power", cmd_power, "questions needed to detect an accuracy gap D when models disagree on a share Q")
@@ -152,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--d", required=True, help="accuracy gap to detect")
     p.add_argument("--alpha", default="0.05", help="two-sided significance level (default 0.05)")
     p.add_argument("--power", default="0.8", help="power (default 0.8)")
-    p.add_argument("--variance", default="q", choices=["q", "q-d2"], help="variance form: q (Miller) or q - d^2")
+    p.add_argument("--variance", default="q", choices=VARIANCE_FORMS, help="variance form: q (Miller) or q - d^2")
     p.add_argument("--z-alpha", dest="z_alpha", help="use this z for alpha instead of the normal quantile (e.g. 1.96)")
     p.add_argument("--z-power", dest="z_power", help="use this z for power instead of the normal quantile (e.g. 0.84)")
 
@@ -171,15 +198,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the proofs")
     p.add_argument("--all", action="store_true", help="check every proof")
 
-    p = sub.add_parser("report", help="leaderboard, paired tests, stability and panel analysis of eval results",
-                       description="Analyse a models x questions correctness matrix (CSV/Parquet, or lm-eval / Inspect logs).")
+    p = sub.add_parser(
+        "report",
+        help="leaderboard, paired tests, stability and panel analysis of eval results",
+        description="Analyse a models x questions correctness matrix (CSV/Parquet, or lm-eval / Inspect logs).",
+    )
     p.set_defaults(func=cmd_report)
-    try:
-        from .report import add_arguments
-    except ImportError:  # report not built yet
-        pass
-    else:
-        add_arguments(p)
+    from .report import add_arguments
+
+    add_arguments(p)
     return parser
 
 

@@ -7,45 +7,52 @@ right with probability ``sum_{i > k/2} C(k, i) p**i (1-p)**(k-i)``.
 Fraction(98, 125)
 >>> round(float(majority_probability("0.7", 25)), 4)
 0.9825
->>> majority_probability("0.7", 2, ties="half")
+>>> majority_probability("0.7", 2, ties="fair")
 Fraction(7, 10)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import Any, Sequence
+from typing import Any
 
-from ._validate import ExactStatsError, as_choice, as_int, as_probability
+from ._validate import ExactStatsError, as_int, as_probability, as_tie_rule
 
 __all__ = [
     "majority_probability",
     "majority_probability_heterogeneous",
     "poisson_binomial_pmf",
     "plurality_probability",
-    "TIE_RULES",
+    "MAJORITY_TIE_RULES",
 ]
 
-TIE_RULES = ("half", "lose", "win")
-_TIE_CREDIT = {"half": Fraction(1, 2), "lose": Fraction(0), "win": Fraction(1)}
+# A tie of k/2 against k/2 (even k); the names and meanings are exactstats' one tie vocabulary.
+MAJORITY_TIE_RULES = ("fair", "lose", "win")
+_TIE_CREDIT = {"fair": Fraction(1, 2), "lose": Fraction(0), "win": Fraction(1)}
 
 
 def _tie_credit(k: int, ties: Any) -> Fraction:
     if k % 2 == 1:
         if ties is not None:
-            as_choice(ties, "ties", TIE_RULES)
+            as_tie_rule(ties, MAJORITY_TIE_RULES)
         return Fraction(0)  # no ties possible
     if ties is None:
-        raise ExactStatsError(f"ties must be given for an even number of voters (k = {k}): one of {', '.join(TIE_RULES)}")
-    return _TIE_CREDIT[as_choice(ties, "ties", TIE_RULES)]
+        raise ExactStatsError(
+            f"ties must be given for an even number of voters (k = {k}): one of {', '.join(MAJORITY_TIE_RULES)}"
+        )
+    return _TIE_CREDIT[as_tie_rule(ties, MAJORITY_TIE_RULES)]
 
 
 def majority_probability(p: Any, k: int, ties: str | None = None) -> Fraction:
     """Probability that a majority of ``k`` independent voters, each right with ``p``, is right.
 
-    For even ``k`` a tie rule is required: ``"half"`` (a fair coin decides),
-    ``"lose"`` (a tie counts as wrong) or ``"win"``.
+    For even ``k`` a tie rule is required: ``"fair"`` (a fair coin decides, so a tie
+    is credited 1/2), ``"lose"`` (a tie counts as wrong) or ``"win"`` (as right).
+
+    >>> majority_probability("0.7", 3)
+    Fraction(98, 125)
     """
     p = as_probability(p, "p")
     k = as_int(k, "k", minimum=1)

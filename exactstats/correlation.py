@@ -17,10 +17,12 @@ Fraction(1, 3)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sympy
+
+if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
+    import sympy
 
 from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
 
@@ -33,7 +35,7 @@ __all__ = [
     "design_effect",
     "effective_votes",
     "effective_votes_ceiling",
-    "effective_votes_eigen",
+    "effective_votes_eigen_float",
 ]
 
 
@@ -52,27 +54,45 @@ def _table(x: Any, y: Any) -> tuple[int, int, int, int]:
 
 
 def phi_squared(x: Any, y: Any) -> Fraction:
-    """Exact phi^2 of two 0/1 vectors (e.g. two models' error indicators)."""
+    """Exact phi^2 of two 0/1 vectors (e.g. two models' error indicators).
+
+    >>> phi_squared([1, 1, 0, 0], [1, 0, 0, 0])
+    Fraction(1, 3)
+    """
     n11, n10, n01, n00 = _table(x, y)
     num = n11 * n00 - n10 * n01
     return Fraction(num * num, (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00))
 
 
 def phi(x: Any, y: Any) -> sympy.Expr:
-    """phi as an exact SymPy surd: ``(n11 n00 - n10 n01) / sqrt(n1. n0. n.1 n.0)``."""
+    """phi as an exact SymPy surd: ``(n11 n00 - n10 n01) / sqrt(n1. n0. n.1 n.0)``.
+
+    >>> phi([1, 1, 0, 0], [1, 0, 0, 0])
+    sqrt(3)/3
+    """
     n11, n10, n01, n00 = _table(x, y)
     num = n11 * n00 - n10 * n01
+    import sympy
+
     return sympy.Integer(num) / sympy.sqrt(sympy.Integer((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)))
 
 
 def phi_float(x: Any, y: Any) -> float:
-    """Float twin of :func:`phi`."""
+    """Float twin of :func:`phi`.
+
+    >>> round(phi_float([1, 1, 0, 0], [1, 0, 0, 0]), 6)
+    0.57735
+    """
     n11, n10, n01, n00 = _table(x, y)
     return (n11 * n00 - n10 * n01) / float((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)) ** 0.5
 
 
 def phi_matrix_float(errors: Any) -> np.ndarray:
-    """Pairwise phi of the rows of a models x questions 0/1 matrix (phi is Pearson's r on 0/1 data)."""
+    """Pairwise phi of the rows of a models x questions 0/1 matrix (phi is Pearson's r on 0/1 data).
+
+    >>> phi_matrix_float([[1, 1, 0, 0], [1, 0, 0, 0]]).round(4).tolist()
+    [[1.0, 0.5774], [0.5774, 1.0]]
+    """
     e = as_binary_matrix(errors, "errors").astype(float)
     if e.shape[0] < 2:
         raise ExactStatsError(f"errors must have at least 2 rows (models), got {e.shape[0]}")
@@ -83,7 +103,11 @@ def phi_matrix_float(errors: Any) -> np.ndarray:
 
 
 def mean_phi_float(errors: Any) -> float:
-    """Mean off-diagonal phi of a panel."""
+    """Mean off-diagonal phi of a panel.
+
+    >>> round(mean_phi_float([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0]]), 6)
+    0.496011
+    """
     r = phi_matrix_float(errors)
     k = r.shape[0]
     return float((r.sum() - np.trace(r)) / (k * (k - 1)))
@@ -99,30 +123,45 @@ def _k_phi(k: Any, phi_value: Any) -> tuple[int, Fraction]:
 
 
 def design_effect(k: Any, phi_value: Any) -> Fraction:
-    """Kish design effect ``1 + (k - 1) phi``: how much the variance of the mean grows."""
+    """Kish design effect ``1 + (k - 1) phi``: how much the variance of the mean grows.
+
+    >>> design_effect(7, "0.3")
+    Fraction(14, 5)
+    """
     k, ph = _k_phi(k, phi_value)
     return 1 + (k - 1) * ph
 
 
 def effective_votes(k: Any, phi_value: Any) -> Fraction:
-    """Independent votes that ``k`` voters with error correlation ``phi`` are worth: ``k/(1+(k-1)phi)``."""
+    """Independent votes that ``k`` voters with error correlation ``phi`` are worth: ``k/(1+(k-1)phi)``.
+
+    >>> effective_votes(7, "0.3")
+    Fraction(5, 2)
+    """
     k, ph = _k_phi(k, phi_value)
     return k / (1 + (k - 1) * ph)
 
 
 def effective_votes_ceiling(phi_value: Any) -> Fraction:
-    """``1/phi``: the limit of :func:`effective_votes` as ``k`` grows (phi > 0)."""
+    """``1/phi``: the limit of :func:`effective_votes` as ``k`` grows (phi > 0).
+
+    >>> effective_votes_ceiling("0.3")
+    Fraction(10, 3)
+    """
     ph = as_fraction(phi_value, "phi")
     if not 0 < ph <= 1:
         raise ExactStatsError(f"phi must lie in (0, 1] for a finite ceiling, got {ph}")
     return 1 / ph
 
 
-def effective_votes_eigen(errors: Any) -> float:
+def effective_votes_eigen_float(errors: Any) -> float:
     """Eigenvalue estimate ``k / lambda_max`` of the error correlation matrix (float).
 
     With equal correlations phi, ``lambda_max = 1 + (k-1) phi`` and this equals
     :func:`effective_votes`; with unequal ones it weights the dominant shared factor.
+
+    >>> round(effective_votes_eigen_float([[1, 1, 0, 0], [1, 0, 0, 0], [0, 1, 1, 0]]), 4)
+    1.6515
     """
     r = phi_matrix_float(errors)
     return float(r.shape[0] / np.linalg.eigvalsh(r)[-1])

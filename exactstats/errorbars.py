@@ -17,26 +17,30 @@ Fraction(1, 32)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import sympy
+if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
+    import sympy
 
+from ._normal import z_value_float
 from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
-from .paired import z_value
 
 __all__ = [
     "accuracy_variance",
     "standard_error",
     "standard_error_float",
     "Interval",
-    "clt_interval",
+    "clt_interval_float",
     "wilson_interval",
     "wilson_interval_float",
     "clopper_pearson_interval",
     "clustered_variance",
     "clustered_standard_error_float",
+    "clustered_interval_float",
+    "z_value_float",
     "CLUSTER_CORRECTIONS",
 ]
 
@@ -56,7 +60,11 @@ def _kn(k: Any, n: Any) -> tuple[int, int]:
 
 
 def accuracy_variance(k: int, n: int, ddof: int = 0) -> Fraction:
-    """Exact variance of the accuracy ``k/n``: ``p(1-p)/(n - ddof)``."""
+    """Exact variance of the accuracy ``k/n``: ``p(1-p)/(n - ddof)``.
+
+    >>> accuracy_variance(7, 10)
+    Fraction(21, 1000)
+    """
     k, n = _kn(k, n)
     ddof = as_int(ddof, "ddof", minimum=0, maximum=1)
     if n - ddof < 1:
@@ -66,20 +74,34 @@ def accuracy_variance(k: int, n: int, ddof: int = 0) -> Fraction:
 
 
 def standard_error(k: int, n: int, ddof: int = 0) -> sympy.Expr:
-    """Standard error of ``k/n`` as an exact SymPy surd, ``sqrt(p(1-p)/(n-ddof))``."""
+    """Standard error of ``k/n`` as an exact SymPy surd, ``sqrt(p(1-p)/(n-ddof))``.
+
+    >>> standard_error(7, 10)
+    sqrt(210)/100
+    """
+    import sympy
+
     v = accuracy_variance(k, n, ddof)
     return sympy.sqrt(sympy.Rational(v.numerator, v.denominator))
 
 
 def standard_error_float(k: int, n: int, ddof: int = 0) -> float:
-    """Float twin of :func:`standard_error`."""
+    """Float twin of :func:`standard_error`.
+
+    >>> round(standard_error_float(7, 10), 6)
+    0.144914
+    """
     return float(accuracy_variance(k, n, ddof)) ** 0.5
 
 
-def clt_interval(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) -> Interval:
-    """Normal-approximation (Wald/CLT) interval ``p +- z SE``, in floats; may leave [0, 1]."""
+def clt_interval_float(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) -> Interval:
+    """Normal-approximation (Wald/CLT) interval ``p +- z SE``, in floats; may leave [0, 1].
+
+    >>> [round(x, 4) for x in clt_interval_float(7, 10)]
+    [0.416, 0.984]
+    """
     k, n = _kn(k, n)
-    z = z_value(confidence)
+    z = z_value_float(confidence)
     se = standard_error_float(k, n, ddof)
     p = k / n
     return Interval(p - z * se, p + z * se)
@@ -87,7 +109,7 @@ def clt_interval(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) -> Int
 
 def _z_exact(z: Any, confidence: Any) -> sympy.Expr:
     if z is None:
-        return _rational(as_fraction(z_value(confidence), "z"))
+        return _rational(as_fraction(z_value_float(confidence), "z"))
     zf = as_fraction(z, "z")
     if zf <= 0:
         raise ExactStatsError(f"z must be > 0, got {zf}")
@@ -95,6 +117,8 @@ def _z_exact(z: Any, confidence: Any) -> sympy.Expr:
 
 
 def _rational(f: Fraction) -> sympy.Rational:
+    import sympy
+
     return sympy.Rational(f.numerator, f.denominator)
 
 
@@ -104,7 +128,13 @@ def wilson_interval(k: int, n: int, z: Any = None, confidence: Any = "0.95") -> 
     ``(p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)``. Give ``z`` as a
     rational (``"1.96"``) for a closed form in it; by default ``z`` is the normal
     quantile for ``confidence``, taken as the exact decimal of its float.
+
+    >>> lo, hi = wilson_interval(7, 10, z="1.96")
+    >>> round(float(lo), 4), round(float(hi), 4)
+    (0.3968, 0.8922)
     """
+    import sympy
+
     k, n = _kn(k, n)
     zr = _z_exact(z, confidence)
     p = sympy.Rational(k, n)
@@ -116,9 +146,13 @@ def wilson_interval(k: int, n: int, z: Any = None, confidence: Any = "0.95") -> 
 
 
 def wilson_interval_float(k: int, n: int, confidence: Any = "0.95") -> Interval:
-    """Float twin of :func:`wilson_interval` (same formula in floats)."""
+    """Float twin of :func:`wilson_interval` (same formula in floats).
+
+    >>> [round(x, 4) for x in wilson_interval_float(7, 10)]
+    [0.3968, 0.8922]
+    """
     k, n = _kn(k, n)
-    z = z_value(confidence)
+    z = z_value_float(confidence)
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -140,6 +174,10 @@ def clopper_pearson_interval(k: int, n: int, confidence: Any = "0.95", precision
     rationals; the returned lower bound is at most ``precision`` below the true
     ``L`` (never above it) and the upper bound at most ``precision`` above ``U``,
     so the returned interval always contains the true one.
+
+    >>> lo, hi = clopper_pearson_interval(7, 10, precision="1/10000")
+    >>> round(float(lo), 3), round(float(hi), 3)
+    (0.348, 0.933)
     """
     k, n = _kn(k, n)
     level = as_probability(confidence, "confidence", open_low=True, open_high=True)
@@ -176,6 +214,9 @@ def clustered_variance(scores: Sequence[Any], clusters: Sequence[Any], correctio
     finite-cluster factor that statsmodels (OLS with ``cov_type="cluster"``) and
     inspect_ai apply. Questions in one cluster (same passage, same subject) share
     errors, so this is larger than the naive variance when they do.
+
+    >>> clustered_variance([1, 0, 1, 1], ["a", "a", "b", "b"])
+    Fraction(1, 32)
     """
     same_length("scores", scores, "clusters", clusters)
     if len(scores) == 0:
@@ -197,5 +238,23 @@ def clustered_variance(scores: Sequence[Any], clusters: Sequence[Any], correctio
 
 
 def clustered_standard_error_float(scores: Sequence[Any], clusters: Sequence[Any], correction: str = "none") -> float:
-    """Square root of :func:`clustered_variance`, as a float."""
+    """Square root of :func:`clustered_variance`, as a float.
+
+    >>> round(clustered_standard_error_float([1, 0, 1, 1], ["a", "a", "b", "b"]), 6)
+    0.176777
+    """
     return float(clustered_variance(scores, clusters, correction)) ** 0.5
+
+
+def clustered_interval_float(
+    scores: Sequence[Any], clusters: Sequence[Any], confidence: Any = "0.95", correction: str = "G/(G-1)"
+) -> Interval:
+    """Normal interval for the mean score with the clustered standard error, as floats.
+
+    >>> lo, hi = clustered_interval_float([1, 0, 1, 1, 0, 1], ["a", "a", "b", "b", "c", "c"])
+    >>> round(lo, 3), round(hi, 3)
+    (0.34, 0.993)
+    """
+    mean = float(sum(as_fraction(x, f"scores[{i}]") for i, x in enumerate(scores)) / max(1, len(scores)))
+    half = z_value_float(confidence) * clustered_standard_error_float(scores, clusters, correction)
+    return Interval(mean - half, mean + half)

@@ -6,9 +6,9 @@ Under the null hypothesis each of the ``m = b + c`` discordant questions is a fa
 coin, so ``b ~ Binomial(m, 1/2)`` and the two-sided exact p-value is
 ``min(1, 2 * sum_{i <= min(b, c)} C(m, i) / 2**m)``.
 
->>> mcnemar_exact(3, 0)
+>>> mcnemar_p_value(3, 0)
 Fraction(1, 4)
->>> round(float(mcnemar_exact(219, 182)), 4)
+>>> round(float(mcnemar_p_value(219, 182)), 4)
 0.0721
 >>> discordance([1, 1, 0, 0], [1, 0, 1, 1])
 (1, 2)
@@ -16,37 +16,36 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from statistics import NormalDist
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._binomial import binomial_lower_sum, comb
-from ._validate import (
-    ExactStatsError,
-    as_binary_vector,
-    as_choice,
-    as_int,
-    as_probability,
-    dyadic_fraction,
-)
+from ._binomial import binomial_lower_sum, comb, dyadic_fraction
+from ._normal import z_value_float
+from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability
 
 __all__ = [
     "discordance",
-    "mcnemar_exact",
+    "mcnemar_p_value",
     "DifferenceInterval",
     "paired_difference_interval",
     "unpaired_difference_interval",
-    "z_value",
     "holm_adjust",
+    "separation_tiers",
+    "ALTERNATIVES",
 ]
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def discordance(x: Any, y: Any) -> tuple[int, int]:
-    """``(b, c)``: questions only ``x`` got right, and only ``y`` got right."""
+    """``(b, c)``: questions only ``x`` got right, and only ``y`` got right.
+
+    >>> discordance([1, 1, 0, 0, 1], [1, 0, 1, 0, 0])
+    (2, 1)
+    """
     x = as_binary_vector(x, "x")
     y = as_binary_vector(y, "y")
     if x.shape != y.shape:
@@ -54,7 +53,7 @@ def discordance(x: Any, y: Any) -> tuple[int, int]:
     return int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
 
 
-def mcnemar_exact(b: int, c: int, alternative: str = "two-sided", mid_p: bool = False) -> Fraction:
+def mcnemar_p_value(b: int, c: int, alternative: str = "two-sided", mid_p: bool = False) -> Fraction:
     """Exact McNemar p-value as a Fraction, from integer arithmetic.
 
     ``alternative="greater"`` tests whether the first model is better (large ``b``),
@@ -62,6 +61,11 @@ def mcnemar_exact(b: int, c: int, alternative: str = "two-sided", mid_p: bool = 
     capped at 1. ``mid_p=True`` counts the observed outcome at half weight (less
     conservative; its size can exceed the nominal level). No discordant questions
     (b = c = 0) give p = 1.
+
+    >>> mcnemar_p_value(10, 2)
+    Fraction(79, 2048)
+    >>> mcnemar_p_value(10, 2, mid_p=True)
+    Fraction(23, 1024)
     """
     b = as_int(b, "b", minimum=0)
     c = as_int(c, "c", minimum=0)
@@ -87,12 +91,6 @@ def mcnemar_exact(b: int, c: int, alternative: str = "two-sided", mid_p: bool = 
 
 def _cap(p: Fraction) -> Fraction:
     return min(p, Fraction(1))
-
-
-def z_value(confidence: Any = "0.95") -> float:
-    """Two-sided normal quantile for a confidence level (1.959963... for 0.95)."""
-    level = as_probability(confidence, "confidence", open_low=True, open_high=True)
-    return NormalDist().inv_cdf(0.5 + float(level) / 2)
 
 
 class DifferenceInterval(NamedTuple):
@@ -130,6 +128,10 @@ def paired_difference_interval(b: int, c: int, n: int, confidence: Any = "0.95",
     ``(q - d**2) / (n - ddof)``. ``ddof=1`` (default) is the sample-variance form
     used by Miller (2024) and seed article 000 (+-1.96 points for b=219, c=182,
     n=2000); ``ddof=0`` the plug-in form.
+
+    >>> iv = paired_difference_interval(219, 182, 2000)
+    >>> iv.difference, round(iv.half_width * 100, 2)
+    (Fraction(37, 2000), 1.96)
     """
     n = as_int(n, "n", minimum=1)
     b = as_int(b, "b", minimum=0, maximum=n)
@@ -137,22 +139,28 @@ def paired_difference_interval(b: int, c: int, n: int, confidence: Any = "0.95",
     ddof = _check_ddof(ddof, n)
     d = Fraction(b - c, n)
     q = Fraction(b + c, n)
-    return _interval(d, (q - d * d) / (n - ddof), z_value(confidence))
+    return _interval(d, (q - d * d) / (n - ddof), z_value_float(confidence))
 
 
-def unpaired_difference_interval(k1: int, k2: int, n: int, confidence: Any = "0.95", ddof: int = 1) -> DifferenceInterval:
+def unpaired_difference_interval(
+    k1: int, k2: int, n: int, confidence: Any = "0.95", ddof: int = 1
+) -> DifferenceInterval:
     """Interval for the difference ``k1/n - k2/n`` treating the two runs as independent samples.
 
     Variance ``(p1(1-p1) + p2(1-p2)) / (n - ddof)``: what comparing two separate
     error bars implies. Wider than the paired interval whenever the models'
     errors are positively correlated.
+
+    >>> iv = unpaired_difference_interval(1500, 1400, 2000)
+    >>> iv.difference, round(iv.half_width * 100, 2)
+    (Fraction(1, 20), 2.76)
     """
     n = as_int(n, "n", minimum=1)
     k1 = as_int(k1, "k1", minimum=0, maximum=n)
     k2 = as_int(k2, "k2", minimum=0, maximum=n)
     ddof = _check_ddof(ddof, n)
     p1, p2 = Fraction(k1, n), Fraction(k2, n)
-    return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), z_value(confidence))
+    return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), z_value_float(confidence))
 
 
 def holm_adjust(p_values: Any) -> list[Fraction]:
@@ -176,3 +184,28 @@ def holm_adjust(p_values: Any) -> list[Fraction]:
         running = max(running, min(Fraction(1), (m - rank) * ps[i]))
         adjusted[i] = running
     return adjusted
+
+
+def separation_tiers(adjusted_p: Sequence[Sequence[Any]], alpha: Any = "0.05") -> list[list[int]]:
+    """Tiers of models ranked best first: a model opens a new tier when it is separated from the
+    first model of the current tier (adjusted p <= ``alpha``), else it joins that tier.
+
+    ``adjusted_p[i][j]`` (``i < j``) is the multiplicity-adjusted p-value of models ``i`` and ``j``
+    (e.g. Holm over all pairs); only the upper triangle is read.
+
+    >>> separation_tiers([[0, "0.5", "0.01"], [0, 0, "0.2"], [0, 0, 0]])
+    [[0, 1], [2]]
+    """
+    alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)
+    k = len(adjusted_p)
+    if k == 0:
+        raise ExactStatsError("adjusted_p must hold at least one model, got none")
+    tiers, current = [], [0]
+    for j in range(1, k):
+        if as_probability(adjusted_p[current[0]][j], f"adjusted_p[{current[0]}][{j}]") <= alpha:
+            tiers.append(current)
+            current = [j]
+        else:
+            current.append(j)
+    tiers.append(current)
+    return tiers

@@ -18,10 +18,11 @@ Fraction(74, 125)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -103,10 +104,12 @@ def pass_at_k_subsets(flags: Sequence[int], k: int, *, list_subsets: bool = Fals
     k = as_int(k, "k", minimum=1, maximum=n)
     total = comb(n, k)
     if total > MAX_SUBSETS:
-        raise ExactStatsError(f"C(n, k) = C({n}, {k}) subsets is over the brute-force limit {MAX_SUBSETS}; use pass_at_k")
+        raise ExactStatsError(
+            f"C(n, k) = C({n}, {k}) subsets is over the brute-force limit {MAX_SUBSETS}; use pass_at_k"
+        )
     good = arr.tolist()
     passing = 0
-    kept = [] if list_subsets else None
+    kept: list[tuple[int, ...]] | None = [] if list_subsets else None
     for subset in combinations(range(n), k):
         passing += any(good[i] for i in subset)
         if kept is not None:
@@ -172,25 +175,31 @@ def pass_at_k_float(n: Any, c: Any, k: int) -> np.ndarray:
         i = int(np.argmax((c_arr < 0) | (c_arr > n_arr)))
         raise ExactStatsError(f"c must lie in [0, n], got c = {int(c_arr[i])} with n = {int(n_arr[i])}")
     if (n_arr < k).any():
-        raise ExactStatsError(f"k must be <= n for every task (the unbiased estimator draws k of the n samples), got k = {k} and min n = {int(n_arr.min())}")
+        raise ExactStatsError(
+            f"k must be <= n for every task (the unbiased estimator draws k of the n samples), got k = {k} and min n = {int(n_arr.min())}"
+        )
     out = np.ones(n_arr.shape, dtype=float)
     todo = np.flatnonzero(n_arr - c_arr >= k)  # otherwise every k-subset holds a pass: exactly 1
     if todo.size:
         width = int(c_arr[todo].max())
         block = max(1, _BLOCK_CELLS // max(width, 1))
         for start in range(0, todo.size, block):
-            rows = todo[start : start + block]
-            # i runs over n-c+1 .. n for each row: i = n - j for j in 0..c-1
+            block_rows = todo[start : start + block]
+            # drawn_from runs over n-c+1 .. n for each row: n - j for j in 0..c-1
             j = np.arange(width)
-            i = n_arr[rows, None] - j[None, :]
-            live = j[None, :] < c_arr[rows, None]
-            terms = np.where(live, np.log1p(-k / np.where(live, i, k + 1)), 0.0)
-            out[rows] = 0.0 - np.expm1(terms.sum(axis=1))  # 0.0 - x: no -0.0
+            drawn_from = n_arr[block_rows, None] - j[None, :]
+            live = j[None, :] < c_arr[block_rows, None]
+            terms = np.where(live, np.log1p(-k / np.where(live, drawn_from, k + 1)), 0.0)
+            out[block_rows] = 0.0 - np.expm1(terms.sum(axis=1))  # 0.0 - x: no -0.0
     return out.reshape(shape)
 
 
 def mean_pass_at_k_float(n: Any, c: Any, k: int) -> float:
-    """Float twin of :func:`mean_pass_at_k` over arrays of ``n`` and ``c``."""
+    """Float twin of :func:`mean_pass_at_k` over arrays of ``n`` and ``c``.
+
+    >>> round(mean_pass_at_k_float([5, 5], [2, 0], 2), 6)
+    0.35
+    """
     values = pass_at_k_float(n, c, k)
     if values.size == 0:
         raise ExactStatsError("n and c must hold at least one task, got none")

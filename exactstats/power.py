@@ -7,7 +7,7 @@ variant uses the exact variance ``q - d**2`` of a per-question difference.
 
 >>> questions_needed("0.20", "0.0185", z_alpha="1.96", z_power="0.84").n
 4582
->>> mcnemar_power_exact(10, "0.5", "0")  # rejects once 6 or more of the 10 are discordant
+>>> mcnemar_power(10, "0.5", "0")  # rejects once 6 or more of the 10 are discordant
 Fraction(193, 512)
 """
 
@@ -15,21 +15,21 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from statistics import NormalDist
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._binomial import truncated_binomial_sums
+from ._normal import one_sided_z_float, z_value_float
 from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability
 
 __all__ = [
     "QuestionsNeeded",
     "questions_needed",
-    "interval_half_width",
-    "minimum_detectable_difference",
+    "interval_half_width_float",
+    "minimum_detectable_difference_float",
     "mcnemar_rejection_thresholds",
-    "mcnemar_power_exact",
+    "mcnemar_power",
     "mcnemar_power_float",
     "smallest_n_for_power",
 ]
@@ -49,8 +49,8 @@ class QuestionsNeeded(NamedTuple):
 def _z_pair(alpha: Any, power: Any, z_alpha: Any, z_power: Any) -> tuple[Any, Any]:
     alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)
     power = as_probability(power, "power", open_low=True, open_high=True)
-    za = as_fraction(z_alpha, "z_alpha") if z_alpha is not None else NormalDist().inv_cdf(1 - float(alpha) / 2)
-    zb = as_fraction(z_power, "z_power") if z_power is not None else NormalDist().inv_cdf(float(power))
+    za = as_fraction(z_alpha, "z_alpha") if z_alpha is not None else z_value_float(1 - alpha)
+    zb = as_fraction(z_power, "z_power") if z_power is not None else one_sided_z_float(power)
     return za, zb
 
 
@@ -62,13 +62,23 @@ def _q_d(q: Any, d: Any) -> tuple[Fraction, Fraction]:
     return q, abs(d)
 
 
-def questions_needed(q: Any, d: Any, alpha: Any = "0.05", power: Any = "0.8", variance: str = "q",
-                     z_alpha: Any = None, z_power: Any = None) -> QuestionsNeeded:
+def questions_needed(
+    q: Any,
+    d: Any,
+    alpha: Any = "0.05",
+    power: Any = "0.8",
+    variance: str = "q",
+    z_alpha: Any = None,
+    z_power: Any = None,
+) -> QuestionsNeeded:
     """Questions needed to detect an accuracy gap ``d`` when models disagree on a share ``q``.
 
     The z-values default to the normal quantiles of ``alpha`` (two-sided) and
     ``power``; give them as rationals (``z_alpha="1.96", z_power="0.84"``, the
     textbook roundings) to get an exact Fraction in ``value``.
+
+    >>> questions_needed("0.2", "0.02", z_alpha="1.96", z_power="0.84").n
+    3920
     """
     q, d = _q_d(q, d)
     variance = as_choice(variance, "variance", VARIANCE_FORMS)
@@ -83,20 +93,26 @@ def questions_needed(q: Any, d: Any, alpha: Any = "0.05", power: Any = "0.8", va
     return QuestionsNeeded(n, value, za, zb)
 
 
-def interval_half_width(n: int, q: Any, d: Any = 0, confidence: Any = "0.95") -> float:
-    """Half-width of the paired-difference interval at ``n`` questions: ``z sqrt((q - d^2)/n)``."""
+def interval_half_width_float(n: int, q: Any, d: Any = 0, confidence: Any = "0.95") -> float:
+    """Half-width of the paired-difference interval at ``n`` questions: ``z sqrt((q - d^2)/n)``.
+
+    >>> round(interval_half_width_float(2000, "0.2"), 4)
+    0.0196
+    """
     n = as_int(n, "n", minimum=1)
     q = as_probability(q, "q")
     d = as_fraction(d, "d")
     if d * d > q:
         raise ExactStatsError(f"d must satisfy d^2 <= q = {q}, got {d}")
-    level = as_probability(confidence, "confidence", open_low=True, open_high=True)
-    z = NormalDist().inv_cdf(0.5 + float(level) / 2)
-    return z * math.sqrt(float(q - d * d) / n)
+    return z_value_float(confidence) * math.sqrt(float(q - d * d) / n)
 
 
-def minimum_detectable_difference(n: int, q: Any, alpha: Any = "0.05", power: Any = "0.8") -> float:
-    """Smallest gap detectable at ``n`` questions: ``(z_a + z_b) sqrt(q / n)``."""
+def minimum_detectable_difference_float(n: int, q: Any, alpha: Any = "0.05", power: Any = "0.8") -> float:
+    """Smallest gap detectable at ``n`` questions: ``(z_a + z_b) sqrt(q / n)``.
+
+    >>> round(minimum_detectable_difference_float(2000, "0.2"), 4)
+    0.028
+    """
     n = as_int(n, "n", minimum=1)
     q = as_probability(q, "q", open_low=True)
     za, zb = _z_pair(alpha, power, None, None)
@@ -104,7 +120,11 @@ def minimum_detectable_difference(n: int, q: Any, alpha: Any = "0.05", power: An
 
 
 def mcnemar_rejection_thresholds(n: int, alpha: Any = "0.05") -> list[int]:
-    """``t_m`` for m = 0..n: the exact two-sided test rejects when ``min(b, c) <= t_m`` (-1: never)."""
+    """``t_m`` for m = 0..n: the exact two-sided test rejects when ``min(b, c) <= t_m`` (-1: never).
+
+    >>> mcnemar_rejection_thresholds(10)
+    [-1, -1, -1, -1, -1, -1, 0, 0, 0, 1, 1]
+    """
     n = as_int(n, "n", minimum=0)
     alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)
     a, den = alpha.numerator, alpha.denominator
@@ -131,12 +151,15 @@ def _cell_probs(p_b: Any, p_c: Any) -> tuple[Fraction, Fraction]:
     return pb, pc
 
 
-def mcnemar_power_exact(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
+def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     """Exact power of the two-sided exact McNemar test at level ``alpha`` with ``n`` questions.
 
     Each question independently falls in "only the first model right" with ``p_b``,
     "only the second" with ``p_c``, and otherwise is concordant. The sum runs over
     every outcome ``(b, c)``, grouped by ``m = b + c``, in integer arithmetic.
+
+    >>> round(float(mcnemar_power(20, "0.3", "0.05")), 6)
+    0.321172
     """
     n = as_int(n, "n", minimum=1)
     pb, pc = _cell_probs(p_b, p_c)
@@ -159,7 +182,11 @@ def mcnemar_power_exact(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Frac
 
 
 def mcnemar_power_float(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> float:
-    """Float twin of :func:`mcnemar_power_exact` (SciPy binomial distributions)."""
+    """Float twin of :func:`mcnemar_power` (SciPy binomial distributions).
+
+    >>> round(mcnemar_power_float(20, "0.3", "0.05"), 6)
+    0.321172
+    """
     from scipy import stats
 
     n = as_int(n, "n", minimum=1)
@@ -180,6 +207,9 @@ def smallest_n_for_power(p_b: Any, p_c: Any, alpha: Any = "0.05", power: Any = "
 
     Exact power is not monotone in ``n`` (the test is discrete), so this is a scan,
     not a bisection: floats screen the candidates and each is confirmed exactly.
+
+    >>> smallest_n_for_power("0.3", "0.05")
+    45
     """
     target = as_probability(power, "power", open_low=True, open_high=True)
     n_max = as_int(n_max, "n_max", minimum=1)
@@ -195,6 +225,6 @@ def smallest_n_for_power(p_b: Any, p_c: Any, alpha: Any = "0.05", power: Any = "
         t = ts[: n + 1]
         reject = np.where(t >= 0, stats.binom.cdf(t, m, theta) + stats.binom.sf(m - t - 1, m, theta), 0.0)
         approx = float(np.sum(stats.binom.pmf(m, n, float(pb + pc)) * reject))
-        if approx >= float(target) - 1e-9 and mcnemar_power_exact(n, pb, pc, alpha) >= target:
+        if approx >= float(target) - 1e-9 and mcnemar_power(n, pb, pc, alpha) >= target:
             return n
     raise ExactStatsError(f"n_max must be larger: power {target} is not reached by n = {n_max}")

@@ -17,10 +17,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable, Iterable, Sequence
 
 import sympy as sp
 
@@ -103,7 +103,7 @@ class Step:
                 raise ProofError(f"step does not check{where}: {self.claim}")
         return True
 
-    def mutated(self) -> "Step":
+    def mutated(self) -> Step:
         """The same step with its right-hand side changed: its check must fail."""
         if self.relation == "=":
             return replace(self, rhs=sp.sympify(self.rhs) + sp.Rational(1, 7))
@@ -133,17 +133,30 @@ class Proof:
     def to_myst(self, label: str | None = None) -> str:
         """MyST source: a ``prf:theorem`` and a ``prf:proof`` listing every checked step."""
         label = label or f"thm-{self.name}"
-        lines = [f":::{{prf:theorem}} {self.title}", f":label: {label}", "", self.statement, ":::", "",
-                 ":::{prf:proof}", ""]
+        lines = [
+            f":::{{prf:theorem}} {self.title}",
+            f":label: {label}",
+            "",
+            self.statement,
+            ":::",
+            "",
+            ":::{prf:proof}",
+            "",
+        ]
         for i, s in enumerate(self.steps, 1):
             scope = f" for all {len(s.cases)} listed cases" if s.cases else ""
-            lines += [f"**Step {i}.** ${s.claim}$", "",
-                      f"{s.justification} *(checked by SymPy: {s.method}{scope})*", ""]
+            lines += [
+                f"**Step {i}.** ${s.claim}$",
+                "",
+                f"{s.justification} *(checked by SymPy: {s.method}{scope})*",
+                "",
+            ]
         lines += [":::", ""]
         return "\n".join(lines)
 
 
 # --- shared lemma: the binomial theorem -----------------------------------------------
+
 
 def _binomial_theorem_steps() -> list[Step]:
     m = sp.Symbol("m", integer=True, nonnegative=True)
@@ -154,17 +167,29 @@ def _binomial_theorem_steps() -> list[Step]:
     reflected = sp.Sum(sp.binomial(m, c) * x**c * y ** (m - c), (c, 0, m)).change_index(c, -c + m)
     swapped = sp.Sum(sp.binomial(m, c) * y**c * x ** (m - c), (c, 0, m))
     return [
-        Step(r"\sum_{c=0}^{m}\binom{m}{c}x^c y^{m-c} = (x+y)^m \text{ for } 0 < x \le y",
-             "binomial series summed by SymPy with x = y/(1+s), s >= 0", summed, (y / (1 + s) + y) ** m),
-        Step(r"\binom{m}{c} = \binom{m}{m-c}", "symmetry of binomial coefficients (factorials)",
-             sp.binomial(m, c), sp.binomial(m, m - c)),
-        Step(r"\sum_{c}\binom{m}{c}x^c y^{m-c} = \sum_{c}\binom{m}{c}y^c x^{m-c}",
-             "reindex c -> m - c and use the symmetry above, so the case x > y is the case y < x",
-             reflected.function, swapped.function),
+        Step(
+            r"\sum_{c=0}^{m}\binom{m}{c}x^c y^{m-c} = (x+y)^m \text{ for } 0 < x \le y",
+            "binomial series summed by SymPy with x = y/(1+s), s >= 0",
+            summed,
+            (y / (1 + s) + y) ** m,
+        ),
+        Step(
+            r"\binom{m}{c} = \binom{m}{m-c}",
+            "symmetry of binomial coefficients (factorials)",
+            sp.binomial(m, c),
+            sp.binomial(m, m - c),
+        ),
+        Step(
+            r"\sum_{c}\binom{m}{c}x^c y^{m-c} = \sum_{c}\binom{m}{c}y^c x^{m-c}",
+            "reindex c -> m - c and use the symmetry above, so the case x > y is the case y < x",
+            reflected.function,
+            swapped.function,
+        ),
     ]
 
 
 # --- 1. pass@k unbiased ------------------------------------------------------------------
+
 
 def _passk_unbiased() -> list[Step]:
     n, k, c = sp.symbols("n k c", integer=True, nonnegative=True)
@@ -172,23 +197,47 @@ def _passk_unbiased() -> list[Step]:
     ratio_a = sp.binomial(n - c, k) / sp.binomial(n, k)
     ratio_b = sp.binomial(n - k, c) / sp.binomial(n, c)
     steps = [
-        Step(r"\frac{\binom{n-c}{k}}{\binom{n}{k}} = \frac{\binom{n-k}{c}}{\binom{n}{c}}",
-             "both equal (n-c)!(n-k)! / (n!(n-c-k)!), written out in factorials", ratio_a, ratio_b),
-        Step(r"\binom{n}{c}\frac{\binom{n-k}{c}}{\binom{n}{c}} = \binom{n-k}{c}", "cancellation",
-             sp.binomial(n, c) * ratio_b, sp.binomial(n - k, c)),
-        Step(r"p^c(1-p)^{n-c} = (1-p)^k\, p^c (1-p)^{(n-k)-c}", "split the power of 1-p",
-             p**c * (1 - p) ** (n - c), (1 - p) ** k * p**c * (1 - p) ** ((n - k) - c)),
+        Step(
+            r"\frac{\binom{n-c}{k}}{\binom{n}{k}} = \frac{\binom{n-k}{c}}{\binom{n}{c}}",
+            "both equal (n-c)!(n-k)! / (n!(n-c-k)!), written out in factorials",
+            ratio_a,
+            ratio_b,
+        ),
+        Step(
+            r"\binom{n}{c}\frac{\binom{n-k}{c}}{\binom{n}{c}} = \binom{n-k}{c}",
+            "cancellation",
+            sp.binomial(n, c) * ratio_b,
+            sp.binomial(n - k, c),
+        ),
+        Step(
+            r"p^c(1-p)^{n-c} = (1-p)^k\, p^c (1-p)^{(n-k)-c}",
+            "split the power of 1-p",
+            p**c * (1 - p) ** (n - c),
+            (1 - p) ** k * p**c * (1 - p) ** ((n - k) - c),
+        ),
     ]
     steps += _binomial_theorem_steps()
     steps += [
-        Step(r"\sum_{c=0}^{n-k}\binom{n-k}{c}p^c(1-p)^{n-k-c} = (p + (1-p))^{n-k} = 1",
-             "binomial theorem (steps above) with x = p, y = 1 - p, m = n - k", (p + (1 - p)) ** m, 1),
-        Step(r"E\left[\frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = (1-p)^k",
-             "steps 1-3 and the binomial theorem: the sum runs over c <= n - k, where the ratio is nonzero",
-             (1 - p) ** k * (p + (1 - p)) ** m, (1 - p) ** k),
-        Step(r"E\left[1 - \frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = 1 - (1-p)^k",
-             "linearity of expectation, for every n <= 12 and 1 <= k <= n as polynomials in p",
-             sp.Symbol("E"), sp.Symbol("T"), cases=tuple(_passk_cases()), method="expand each case to the zero polynomial"),
+        Step(
+            r"\sum_{c=0}^{n-k}\binom{n-k}{c}p^c(1-p)^{n-k-c} = (p + (1-p))^{n-k} = 1",
+            "binomial theorem (steps above) with x = p, y = 1 - p, m = n - k",
+            (p + (1 - p)) ** m,
+            1,
+        ),
+        Step(
+            r"E\left[\frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = (1-p)^k",
+            "steps 1-3 and the binomial theorem: the sum runs over c <= n - k, where the ratio is nonzero",
+            (1 - p) ** k * (p + (1 - p)) ** m,
+            (1 - p) ** k,
+        ),
+        Step(
+            r"E\left[1 - \frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = 1 - (1-p)^k",
+            "linearity of expectation, for every n <= 12 and 1 <= k <= n as polynomials in p",
+            sp.Symbol("E"),
+            sp.Symbol("T"),
+            cases=tuple(_passk_cases()),
+            method="expand each case to the zero polynomial",
+        ),
     ]
     return steps
 
@@ -197,12 +246,18 @@ def _passk_cases() -> Iterable[dict]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(1, 13):
         for kk in range(1, nn + 1):
-            expectation = sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * (1 - sp.binomial(nn - cc, kk) / sp.binomial(nn, kk))
-                              for cc in range(nn + 1))
+            expectation = sum(
+                sp.binomial(nn, cc)
+                * p**cc
+                * (1 - p) ** (nn - cc)
+                * (1 - sp.binomial(nn - cc, kk) / sp.binomial(nn, kk))
+                for cc in range(nn + 1)
+            )
             yield {E: expectation, T: 1 - (1 - p) ** kk}
 
 
 # --- 2. the plug-in estimator is biased low -------------------------------------------------
+
 
 def _plugin_biased_low() -> list[Step]:
     y = sp.Symbol("y", positive=True)
@@ -212,31 +267,68 @@ def _plugin_biased_low() -> list[Step]:
     strict = []
     for nn in range(1, 13):
         for kk in range(1, nn + 1):
-            e = sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * (1 - (1 - sp.Rational(cc, nn)) ** kk) for cc in range(nn + 1))
+            e = sum(
+                sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * (1 - (1 - sp.Rational(cc, nn)) ** kk)
+                for cc in range(nn + 1)
+            )
             case = {E: sp.expand(e), T: 1 - (1 - p) ** kk}
             plug.append(case)
             if kk > 1:
                 strict.append(case)
-    bias = sum(sp.binomial(5, cc) * p**cc * (1 - p) ** (5 - cc) * (1 - (1 - sp.Rational(cc, 5)) ** 2) for cc in range(6)) - (1 - (1 - p) ** 2)
+    bias = sum(
+        sp.binomial(5, cc) * p**cc * (1 - p) ** (5 - cc) * (1 - (1 - sp.Rational(cc, 5)) ** 2) for cc in range(6)
+    ) - (1 - (1 - p) ** 2)
     return [
-        Step(r"\frac{d^2}{dx^2}(1-x)^k = \frac{d^2}{dy^2}y^k\Big|_{y=1-x} = k(k-1)(1-x)^{k-2} \ge 0",
-             "chain rule with y = 1 - x (the sign of dy/dx = -1 squares away), then differentiate twice",
-             sp.diff(y**k, y, 2), k * (k - 1) * y ** (k - 2)),
-        Step(r"E[c/n] = p", "mean of a binomial, for every n <= 12 as polynomials in p", sp.Symbol("M"), p,
-             cases=tuple({sp.Symbol("M"): sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * sp.Rational(cc, nn) for cc in range(nn + 1))}
-                         for nn in range(1, 13)), method="expand each case"),
-        Step(r"E\left[1-(1-c/n)^k\right] \le 1-(1-p)^k",
-             "Jensen: (1-x)^k is convex on [0,1] (step 1), so E[(1-c/n)^k] >= (1-E[c/n])^k = (1-p)^k; checked for every n <= 12, k <= n",
-             E, T, relation="<=", cases=tuple(plug), method="real-root isolation of the gap on [0, 1]"),
-        Step(r"E\left[1-(1-c/n)^k\right] < 1-(1-p)^k \text{ for } 1 < k \le n,\ 0 < p < 1",
-             "strict convexity for k >= 2; the gap has no root inside (0, 1)", E, T, relation="<",
-             cases=tuple(strict), method="real-root isolation"),
-        Step(r"\text{bias at } n=5,k=2,p=2/5 = -\tfrac{6}{125}", "the seed's example, exactly",
-             bias.subs(p, sp.Rational(2, 5)), sp.Rational(-6, 125)),
+        Step(
+            r"\frac{d^2}{dx^2}(1-x)^k = \frac{d^2}{dy^2}y^k\Big|_{y=1-x} = k(k-1)(1-x)^{k-2} \ge 0",
+            "chain rule with y = 1 - x (the sign of dy/dx = -1 squares away), then differentiate twice",
+            sp.diff(y**k, y, 2),
+            k * (k - 1) * y ** (k - 2),
+        ),
+        Step(
+            r"E[c/n] = p",
+            "mean of a binomial, for every n <= 12 as polynomials in p",
+            sp.Symbol("M"),
+            p,
+            cases=tuple(
+                {
+                    sp.Symbol("M"): sum(
+                        sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * sp.Rational(cc, nn) for cc in range(nn + 1)
+                    )
+                }
+                for nn in range(1, 13)
+            ),
+            method="expand each case",
+        ),
+        Step(
+            r"E\left[1-(1-c/n)^k\right] \le 1-(1-p)^k",
+            "Jensen: (1-x)^k is convex on [0,1] (step 1), so E[(1-c/n)^k] >= (1-E[c/n])^k = (1-p)^k; checked for every n <= 12, k <= n",
+            E,
+            T,
+            relation="<=",
+            cases=tuple(plug),
+            method="real-root isolation of the gap on [0, 1]",
+        ),
+        Step(
+            r"E\left[1-(1-c/n)^k\right] < 1-(1-p)^k \text{ for } 1 < k \le n,\ 0 < p < 1",
+            "strict convexity for k >= 2; the gap has no root inside (0, 1)",
+            E,
+            T,
+            relation="<",
+            cases=tuple(strict),
+            method="real-root isolation",
+        ),
+        Step(
+            r"\text{bias at } n=5,k=2,p=2/5 = -\tfrac{6}{125}",
+            "the seed's example, exactly",
+            bias.subs(p, sp.Rational(2, 5)),
+            sp.Rational(-6, 125),
+        ),
     ]
 
 
 # --- 3. Condorcet -----------------------------------------------------------------------------
+
 
 def _condorcet() -> list[Step]:
     j = sp.Symbol("m", integer=True, positive=True)
@@ -244,42 +336,84 @@ def _condorcet() -> list[Step]:
     P = lambda kk: sum(sp.binomial(kk, i) * p**i * (1 - p) ** (kk - i) for i in range(kk // 2 + 1, kk + 1))  # noqa: E731
     D, R = sp.Symbol("D"), sp.Symbol("R")
     odd = range(1, 52, 2)
-    recurrence = tuple({D: P(kk + 2) - P(kk), R: sp.binomial(kk, (kk + 1) // 2) * p ** ((kk + 1) // 2) * (1 - p) ** ((kk + 1) // 2) * (2 * p - 1)} for kk in odd)
-    split = tuple({D: P(kk + 2) - P(kk),
-                   R: sp.binomial(kk, (kk - 1) // 2) * p ** ((kk - 1) // 2) * (1 - p) ** ((kk + 1) // 2) * p**2
-                   - sp.binomial(kk, (kk + 1) // 2) * p ** ((kk + 1) // 2) * (1 - p) ** ((kk - 1) // 2) * (1 - p) ** 2} for kk in odd)
+    recurrence = tuple(
+        {
+            D: P(kk + 2) - P(kk),
+            R: sp.binomial(kk, (kk + 1) // 2) * p ** ((kk + 1) // 2) * (1 - p) ** ((kk + 1) // 2) * (2 * p - 1),
+        }
+        for kk in odd
+    )
+    split = tuple(
+        {
+            D: P(kk + 2) - P(kk),
+            R: sp.binomial(kk, (kk - 1) // 2) * p ** ((kk - 1) // 2) * (1 - p) ** ((kk + 1) // 2) * p**2
+            - sp.binomial(kk, (kk + 1) // 2) * p ** ((kk + 1) // 2) * (1 - p) ** ((kk - 1) // 2) * (1 - p) ** 2,
+        }
+        for kk in odd
+    )
     pp = sp.Symbol("q", positive=True)
     kk_ = sp.Symbol("k", positive=True)
     return [
-        Step(r"P_{k+2}-P_k = P(S_k=m)\,p^2 - P(S_k=m+1)\,(1-p)^2,\ k = 2m+1",
-             "condition on the two added voters: the majority changes only when S_k sits at the threshold; every odd k <= 51",
-             D, R, cases=split, method="expand each case"),
-        Step(r"\binom{2m+1}{m} = \binom{2m+1}{m+1}", "symmetry of binomial coefficients",
-             sp.binomial(2 * j + 1, j), sp.binomial(2 * j + 1, j + 1)),
-        Step(r"C p^m(1-p)^{m+1}p^2 - C p^{m+1}(1-p)^m(1-p)^2 = C\,p^{m+1}(1-p)^{m+1}(2p-1)",
-             "factor out p^{m+1}(1-p)^{m+1}, symbolic in m",
-             C * p**j * (1 - p) ** (j + 1) * p**2 - C * p ** (j + 1) * (1 - p) ** j * (1 - p) ** 2,
-             C * p ** (j + 1) * (1 - p) ** (j + 1) * (2 * p - 1)),
-        Step(r"P_{k+2}-P_k = \binom{k}{\frac{k+1}{2}}p^{\frac{k+1}{2}}(1-p)^{\frac{k+1}{2}}(2p-1)",
-             "the three steps above; also checked directly for every odd k <= 51", D, R, cases=recurrence,
-             method="expand each case"),
-        Step(r"1 - P_k \le \frac{p(1-p)}{k(p-\frac12)^2} \text{ for } p > \tfrac12",
-             "Chebyshev's inequality with E[S_k] = kp and Var(S_k) = kp(1-p); checked exactly for odd k <= 51 at p = 3/5, 7/10, 9/10",
-             sp.Symbol("L"), sp.Symbol("U"), relation="<=",
-             cases=tuple({sp.Symbol("L"): 1 - P(kk).subs(p, v), sp.Symbol("U"): v * (1 - v) / (kk * (v - sp.Rational(1, 2)) ** 2)}
-                         for kk in odd for v in (sp.Rational(3, 5), sp.Rational(7, 10), sp.Rational(9, 10))),
-             method="exact rational comparison"),
-        Step(r"\lim_{k\to\infty}\frac{p(1-p)}{k(p-\frac12)^2} = 0", "the bound vanishes, so P_k -> 1 for p > 1/2",
-             sp.limit(pp * (1 - pp) / (kk_ * (pp - sp.Rational(1, 2)) ** 2), kk_, sp.oo), 0),
+        Step(
+            r"P_{k+2}-P_k = P(S_k=m)\,p^2 - P(S_k=m+1)\,(1-p)^2,\ k = 2m+1",
+            "condition on the two added voters: the majority changes only when S_k sits at the threshold; every odd k <= 51",
+            D,
+            R,
+            cases=split,
+            method="expand each case",
+        ),
+        Step(
+            r"\binom{2m+1}{m} = \binom{2m+1}{m+1}",
+            "symmetry of binomial coefficients",
+            sp.binomial(2 * j + 1, j),
+            sp.binomial(2 * j + 1, j + 1),
+        ),
+        Step(
+            r"C p^m(1-p)^{m+1}p^2 - C p^{m+1}(1-p)^m(1-p)^2 = C\,p^{m+1}(1-p)^{m+1}(2p-1)",
+            "factor out p^{m+1}(1-p)^{m+1}, symbolic in m",
+            C * p**j * (1 - p) ** (j + 1) * p**2 - C * p ** (j + 1) * (1 - p) ** j * (1 - p) ** 2,
+            C * p ** (j + 1) * (1 - p) ** (j + 1) * (2 * p - 1),
+        ),
+        Step(
+            r"P_{k+2}-P_k = \binom{k}{\frac{k+1}{2}}p^{\frac{k+1}{2}}(1-p)^{\frac{k+1}{2}}(2p-1)",
+            "the three steps above; also checked directly for every odd k <= 51",
+            D,
+            R,
+            cases=recurrence,
+            method="expand each case",
+        ),
+        Step(
+            r"1 - P_k \le \frac{p(1-p)}{k(p-\frac12)^2} \text{ for } p > \tfrac12",
+            "Chebyshev's inequality with E[S_k] = kp and Var(S_k) = kp(1-p); checked exactly for odd k <= 51 at p = 3/5, 7/10, 9/10",
+            sp.Symbol("L"),
+            sp.Symbol("U"),
+            relation="<=",
+            cases=tuple(
+                {
+                    sp.Symbol("L"): 1 - P(kk).subs(p, v),
+                    sp.Symbol("U"): v * (1 - v) / (kk * (v - sp.Rational(1, 2)) ** 2),
+                }
+                for kk in odd
+                for v in (sp.Rational(3, 5), sp.Rational(7, 10), sp.Rational(9, 10))
+            ),
+            method="exact rational comparison",
+        ),
+        Step(
+            r"\lim_{k\to\infty}\frac{p(1-p)}{k(p-\frac12)^2} = 0",
+            "the bound vanishes, so P_k -> 1 for p > 1/2",
+            sp.limit(pp * (1 - pp) / (kk_ * (pp - sp.Rational(1, 2)) ** 2), kk_, sp.oo),
+            0,
+        ),
     ]
 
 
 # --- 4. McNemar ---------------------------------------------------------------------------------
 
-def _mcnemar_p(b: int, c: int, alpha_mid: bool = False) -> Fraction:
-    from .paired import mcnemar_exact
 
-    return mcnemar_exact(b, c, mid_p=alpha_mid)
+def _mcnemar_p(b: int, c: int, alpha_mid: bool = False) -> Fraction:
+    from .paired import mcnemar_p_value
+
+    return mcnemar_p_value(b, c, mid_p=alpha_mid)
 
 
 def _size(m: int, alpha: Fraction, mid: bool) -> Fraction:
@@ -303,27 +437,54 @@ def _mcnemar() -> list[Step]:
             d = abs(2 * bb - mm)
             direct = sum((Fraction(comb(mm, i), 2**mm) for i in range(mm + 1) if abs(2 * i - mm) >= d), Fraction(0))
             formula = min(Fraction(1), 2 * Fraction(sum(comb(mm, i) for i in range(min(bb, mm - bb) + 1)), 2**mm))
-            extreme.append({sp.Symbol("X"): sp.Rational(direct.numerator, direct.denominator),
-                            sp.Symbol("Y"): sp.Rational(formula.numerator, formula.denominator),
-                            sp.Symbol("Z"): sp.Rational(*_as_pair(_mcnemar_p(bb, mm - bb)))})
+            extreme.append(
+                {
+                    sp.Symbol("X"): sp.Rational(direct.numerator, direct.denominator),
+                    sp.Symbol("Y"): sp.Rational(formula.numerator, formula.denominator),
+                    sp.Symbol("Z"): sp.Rational(*_as_pair(_mcnemar_p(bb, mm - bb))),
+                }
+            )
     return [
-        Step(r"P(b \mid b+c=m) = \frac{\binom{m}{b}\pi^b\pi^{m-b}}{(2\pi)^m} = \binom{m}{b}2^{-m}",
-             "under the null both discordant cells have probability pi; condition on m",
-             sp.binomial(m, b) * pi**b * pi ** (m - b) / (2 * pi) ** m, sp.binomial(m, b) / 2**m),
-        Step(r"\sum_{|2i-m| \ge |2b-m|}\binom{m}{i}2^{-m} = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
-             "outcomes at least as extreme as b, by symmetry of Binomial(m, 1/2); every m <= 40 and b <= m",
-             sp.Symbol("X"), sp.Symbol("Y"), cases=tuple(extreme), method="exact rationals"),
-        Step(r"\texttt{mcnemar\_exact}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
-             "the package's implementation equals the formula; every m <= 40 and b <= m",
-             sp.Symbol("Z"), sp.Symbol("Y"), cases=tuple(extreme), method="exact rationals"),
-        Step(r"\max_{1 \le m \le 200} P_{H_0}(p \le 0.05 \mid m) \le 0.05",
-             "size of the exact test, by enumerating every outcome for every m <= 200",
-             sp.Rational(*_as_pair(max(sizes))), sp.Rational(1, 20), relation="<=",
-             verifier=lambda lhs, rhs: bool(lhs <= rhs), method="enumeration"),
-        Step(rf"P_{{H_0}}(p_{{mid}} \le 0.05 \mid m={worst_mid + 1}) = {sp.latex(sp.Rational(*_as_pair(mid_sizes[worst_mid])))} > 0.05",
-             "the mid-p variant is not guaranteed to hold its size: the largest size over m <= 200 exceeds alpha",
-             sp.Rational(1, 20), sp.Rational(*_as_pair(mid_sizes[worst_mid])), relation="<",
-             verifier=lambda lhs, rhs: bool(lhs < rhs), method="enumeration"),
+        Step(
+            r"P(b \mid b+c=m) = \frac{\binom{m}{b}\pi^b\pi^{m-b}}{(2\pi)^m} = \binom{m}{b}2^{-m}",
+            "under the null both discordant cells have probability pi; condition on m",
+            sp.binomial(m, b) * pi**b * pi ** (m - b) / (2 * pi) ** m,
+            sp.binomial(m, b) / 2**m,
+        ),
+        Step(
+            r"\sum_{|2i-m| \ge |2b-m|}\binom{m}{i}2^{-m} = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
+            "outcomes at least as extreme as b, by symmetry of Binomial(m, 1/2); every m <= 40 and b <= m",
+            sp.Symbol("X"),
+            sp.Symbol("Y"),
+            cases=tuple(extreme),
+            method="exact rationals",
+        ),
+        Step(
+            r"\texttt{mcnemar\_exact}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
+            "the package's implementation equals the formula; every m <= 40 and b <= m",
+            sp.Symbol("Z"),
+            sp.Symbol("Y"),
+            cases=tuple(extreme),
+            method="exact rationals",
+        ),
+        Step(
+            r"\max_{1 \le m \le 200} P_{H_0}(p \le 0.05 \mid m) \le 0.05",
+            "size of the exact test, by enumerating every outcome for every m <= 200",
+            sp.Rational(*_as_pair(max(sizes))),
+            sp.Rational(1, 20),
+            relation="<=",
+            verifier=lambda lhs, rhs: bool(lhs <= rhs),
+            method="enumeration",
+        ),
+        Step(
+            rf"P_{{H_0}}(p_{{mid}} \le 0.05 \mid m={worst_mid + 1}) = {sp.latex(sp.Rational(*_as_pair(mid_sizes[worst_mid])))} > 0.05",
+            "the mid-p variant is not guaranteed to hold its size: the largest size over m <= 200 exceeds alpha",
+            sp.Rational(1, 20),
+            sp.Rational(*_as_pair(mid_sizes[worst_mid])),
+            relation="<",
+            verifier=lambda lhs, rhs: bool(lhs < rhs),
+            method="enumeration",
+        ),
     ]
 
 
@@ -333,6 +494,7 @@ def _as_pair(f: Fraction) -> tuple[int, int]:
 
 # --- 5. effective votes ---------------------------------------------------------------------------
 
+
 def _effective_votes() -> list[Step]:
     k = sp.Symbol("k", positive=True)
     phi, s2, t = sp.symbols("phi sigma2 t", positive=True)
@@ -340,37 +502,74 @@ def _effective_votes() -> list[Step]:
     neff = s2 / (s2 / k * (1 + (k - 1) * phi))
     gap = 1 / phi - k / (1 + (k - 1) * phi)
     return [
-        Step(r"\operatorname{Var}\left(\tfrac1k\sum_i e_i\right) = \tfrac{1}{k^2}\left(k\sigma^2 + k(k-1)\varphi\sigma^2\right) = \tfrac{\sigma^2}{k}(1+(k-1)\varphi)",
-             "k variances and k(k-1) covariances phi sigma^2", var_mean, s2 / k * (1 + (k - 1) * phi)),
-        Step(r"n_{\mathrm{eff}} = \frac{\sigma^2}{\operatorname{Var}(\bar e)} = \frac{k}{1+(k-1)\varphi}",
-             "the number of independent votes with the same variance", neff, k / (1 + (k - 1) * phi)),
-        Step(r"\frac1\varphi - \frac{k}{1+(k-1)\varphi} = \frac{1-\varphi}{\varphi(1+(k-1)\varphi)}", "common denominator",
-             gap, (1 - phi) / (phi * (1 + (k - 1) * phi))),
-        Step(r"\frac{1-\varphi}{\varphi(1+(k-1)\varphi)} \ge 0 \text{ for } 0 < \varphi \le 1,\ k \ge 1",
-             "write phi = 1/(1+t) with t >= 0 and k = 1 + u with u >= 0: every factor is nonnegative",
-             sp.Integer(0), ((1 - phi) / (phi * (1 + (k - 1) * phi))).subs({phi: 1 / (1 + t), k: 1 + sp.Symbol("u", nonnegative=True)}),
-             relation="<=", verifier=lambda lhs, rhs: bool(sp.simplify(rhs - lhs).is_nonnegative), method="sign of factors"),
+        Step(
+            r"\operatorname{Var}\left(\tfrac1k\sum_i e_i\right) = \tfrac{1}{k^2}\left(k\sigma^2 + k(k-1)\varphi\sigma^2\right) = \tfrac{\sigma^2}{k}(1+(k-1)\varphi)",
+            "k variances and k(k-1) covariances phi sigma^2",
+            var_mean,
+            s2 / k * (1 + (k - 1) * phi),
+        ),
+        Step(
+            r"n_{\mathrm{eff}} = \frac{\sigma^2}{\operatorname{Var}(\bar e)} = \frac{k}{1+(k-1)\varphi}",
+            "the number of independent votes with the same variance",
+            neff,
+            k / (1 + (k - 1) * phi),
+        ),
+        Step(
+            r"\frac1\varphi - \frac{k}{1+(k-1)\varphi} = \frac{1-\varphi}{\varphi(1+(k-1)\varphi)}",
+            "common denominator",
+            gap,
+            (1 - phi) / (phi * (1 + (k - 1) * phi)),
+        ),
+        Step(
+            r"\frac{1-\varphi}{\varphi(1+(k-1)\varphi)} \ge 0 \text{ for } 0 < \varphi \le 1,\ k \ge 1",
+            "write phi = 1/(1+t) with t >= 0 and k = 1 + u with u >= 0: every factor is nonnegative",
+            sp.Integer(0),
+            ((1 - phi) / (phi * (1 + (k - 1) * phi))).subs({phi: 1 / (1 + t), k: 1 + sp.Symbol("u", nonnegative=True)}),
+            relation="<=",
+            verifier=lambda lhs, rhs: bool(sp.simplify(rhs - lhs).is_nonnegative),
+            method="sign of factors",
+        ),
     ]
 
 
 PROOFS: dict[str, Proof] = {
     proof.name: proof
     for proof in [
-        Proof("passk-unbiased", "The pass@k estimator is unbiased",
-              r"If $c \sim \mathrm{Binomial}(n, p)$ and $1 \le k \le n$, then $E\left[1 - \binom{n-c}{k}/\binom{n}{k}\right] = 1 - (1-p)^k$.",
-              "E[1 - C(n-c,k)/C(n,k)] = 1 - (1-p)^k for c ~ Binomial(n, p)", _passk_unbiased),
-        Proof("plugin-biased-low", "The plug-in pass@k is biased low",
-              r"If $c \sim \mathrm{Binomial}(n,p)$ then $E[1-(1-c/n)^k] \le 1-(1-p)^k$, strictly for $1 < k \le n$ and $0<p<1$.",
-              "E[1 - (1 - c/n)^k] <= 1 - (1-p)^k, strict for 1 < k <= n, 0 < p < 1", _plugin_biased_low),
-        Proof("condorcet", "Condorcet's jury theorem, step by step",
-              r"For odd $k$, $P_{k+2} - P_k = \binom{k}{(k+1)/2} p^{(k+1)/2}(1-p)^{(k+1)/2}(2p-1)$, so the majority improves with $k$ exactly when $p > 1/2$, and $P_k \to 1$.",
-              "P_{k+2} - P_k = C(k,(k+1)/2) p^((k+1)/2) (1-p)^((k+1)/2) (2p-1) for odd k", _condorcet),
-        Proof("mcnemar-exact", "McNemar's exact test and its size",
-              r"Given $m$ discordant pairs, under the null $b \sim \mathrm{Binomial}(m, 1/2)$; the two-sided exact p-value is $\min(1, 2\sum_{i\le\min(b,c)}\binom{m}{i}/2^m)$ and the test's size never exceeds $\alpha$.",
-              "b | m ~ Binomial(m, 1/2); p = min(1, 2 sum_{i<=min(b,c)} C(m,i)/2^m); size <= alpha", _mcnemar),
-        Proof("effective-votes", "Effective votes of a correlated panel",
-              r"For $k$ equicorrelated errors, $\operatorname{Var}(\bar e) = \frac{\sigma^2}{k}(1+(k-1)\varphi)$, so $n_{\mathrm{eff}} = \frac{k}{1+(k-1)\varphi} \le \frac1\varphi$.",
-              "Var(mean) = (sigma^2/k)(1 + (k-1) phi), n_eff = k/(1 + (k-1) phi) <= 1/phi", _effective_votes),
+        Proof(
+            "passk-unbiased",
+            "The pass@k estimator is unbiased",
+            r"If $c \sim \mathrm{Binomial}(n, p)$ and $1 \le k \le n$, then $E\left[1 - \binom{n-c}{k}/\binom{n}{k}\right] = 1 - (1-p)^k$.",
+            "E[1 - C(n-c,k)/C(n,k)] = 1 - (1-p)^k for c ~ Binomial(n, p)",
+            _passk_unbiased,
+        ),
+        Proof(
+            "plugin-biased-low",
+            "The plug-in pass@k is biased low",
+            r"If $c \sim \mathrm{Binomial}(n,p)$ then $E[1-(1-c/n)^k] \le 1-(1-p)^k$, strictly for $1 < k \le n$ and $0<p<1$.",
+            "E[1 - (1 - c/n)^k] <= 1 - (1-p)^k, strict for 1 < k <= n, 0 < p < 1",
+            _plugin_biased_low,
+        ),
+        Proof(
+            "condorcet",
+            "Condorcet's jury theorem, step by step",
+            r"For odd $k$, $P_{k+2} - P_k = \binom{k}{(k+1)/2} p^{(k+1)/2}(1-p)^{(k+1)/2}(2p-1)$, so the majority improves with $k$ exactly when $p > 1/2$, and $P_k \to 1$.",
+            "P_{k+2} - P_k = C(k,(k+1)/2) p^((k+1)/2) (1-p)^((k+1)/2) (2p-1) for odd k",
+            _condorcet,
+        ),
+        Proof(
+            "mcnemar-exact",
+            "McNemar's exact test and its size",
+            r"Given $m$ discordant pairs, under the null $b \sim \mathrm{Binomial}(m, 1/2)$; the two-sided exact p-value is $\min(1, 2\sum_{i\le\min(b,c)}\binom{m}{i}/2^m)$ and the test's size never exceeds $\alpha$.",
+            "b | m ~ Binomial(m, 1/2); p = min(1, 2 sum_{i<=min(b,c)} C(m,i)/2^m); size <= alpha",
+            _mcnemar,
+        ),
+        Proof(
+            "effective-votes",
+            "Effective votes of a correlated panel",
+            r"For $k$ equicorrelated errors, $\operatorname{Var}(\bar e) = \frac{\sigma^2}{k}(1+(k-1)\varphi)$, so $n_{\mathrm{eff}} = \frac{k}{1+(k-1)\varphi} \le \frac1\varphi$.",
+            "Var(mean) = (sigma^2/k)(1 + (k-1) phi), n_eff = k/(1 + (k-1) phi) <= 1/phi",
+            _effective_votes,
+        ),
     ]
 }
 

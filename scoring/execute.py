@@ -45,22 +45,38 @@ def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, prog
     done = out.rows(repair=True)
     stale = [k for k, r in done.items() if k in samples and r["completion_sha256"] != samples[k]["completion_sha256"]]
     if stale:
-        raise RunSettingsMismatch(f"{run_dir}: executions of {len(stale)} samples (e.g. {stale[0]}) ran other completions")
+        raise RunSettingsMismatch(
+            f"{run_dir}: executions of {len(stale)} samples (e.g. {stale[0]}) ran other completions"
+        )
     todo = [r for k, r in samples.items() if k not in done]
     protections = execution_protections()
-    manifest = {"settings": settings, "exactstats_version": __version__, "protections": protections,
-                "workers": workers, "generation_rows": len(samples)}
+    manifest = {
+        "settings": settings,
+        "exactstats_version": __version__,
+        "protections": protections,
+        "workers": workers,
+        "generation_rows": len(samples),
+    }
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(samples), initial=len(samples) - len(todo), desc="execute", unit="program", dynamic_ncols=True)
+        bar = tqdm(
+            total=len(samples), initial=len(samples) - len(todo), desc="execute", unit="program", dynamic_ncols=True
+        )
     started = time.time()
 
     def run_one(row: dict) -> dict:
         result = check_completion(problems[row["task_id"]], row["completion"], limits)
-        return {"task_id": row["task_id"], "sample": row["sample"], "completion_sha256": row["completion_sha256"],
-                "status": result.status, "error": result.error, "stage": result.stage, "seconds": result.seconds}
+        return {
+            "task_id": row["task_id"],
+            "sample": row["sample"],
+            "completion_sha256": row["completion_sha256"],
+            "status": result.status,
+            "error": result.error,
+            "stage": result.stage,
+            "seconds": result.seconds,
+        }
 
     pending: list[dict] = []
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -75,8 +91,14 @@ def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, prog
     if bar:
         bar.close()
     rows = out.rows()
-    manifest.update({"complete": len(rows) == len(samples), "rows": len(rows), "this_run_wall_s": round(time.time() - started, 2),
-                     "statuses": {s: sum(1 for r in rows.values() if r["status"] == s) for s in STATUSES}})
+    manifest.update(
+        {
+            "complete": len(rows) == len(samples),
+            "rows": len(rows),
+            "this_run_wall_s": round(time.time() - started, 2),
+            "statuses": {s: sum(1 for r in rows.values() if r["status"] == s) for s in STATUSES},
+        }
+    )
     out.write_manifest(manifest)
     return manifest
 

@@ -19,15 +19,17 @@ from __future__ import annotations
 import hashlib
 import platform
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from .runfolder import RunFolder
 
 STOP_SEQUENCES = ("\nclass", "\ndef", "\n#", "\nif", "\nprint")
-PROMPT_TEMPLATE = ("humaneval-completion-v1: the problem's prompt as is, no chat template; the completion is "
-                   "the continuation up to the first stop sequence")
+PROMPT_TEMPLATE = (
+    "humaneval-completion-v1: the problem's prompt as is, no chat template; the completion is "
+    "the continuation up to the first stop sequence"
+)
 FINISH_REASONS = ("stop", "eos", "length")
 
 
@@ -80,10 +82,20 @@ def truncate_at_stop(text: str, stops: Sequence[str] = STOP_SEQUENCES) -> tuple[
 
 def generation_settings(cfg: GenerationConfig, model_name: str, sha: str | None, dtype: str, problems_sha: str) -> dict:
     return {
-        "model": model_name, "model_source": cfg.model, "model_sha256": sha, "problems": cfg.problems,
-        "problems_sha256": problems_sha, "prompt_template": PROMPT_TEMPLATE, "stop_sequences": list(STOP_SEQUENCES),
-        "samples": cfg.samples, "temperature": cfg.temperature, "top_p": cfg.top_p,
-        "max_new_tokens": cfg.max_new_tokens, "seed": cfg.seed, "dtype": dtype, "limit": cfg.limit,
+        "model": model_name,
+        "model_source": cfg.model,
+        "model_sha256": sha,
+        "problems": cfg.problems,
+        "problems_sha256": problems_sha,
+        "prompt_template": PROMPT_TEMPLATE,
+        "stop_sequences": list(STOP_SEQUENCES),
+        "samples": cfg.samples,
+        "temperature": cfg.temperature,
+        "top_p": cfg.top_p,
+        "max_new_tokens": cfg.max_new_tokens,
+        "seed": cfg.seed,
+        "dtype": dtype,
+        "limit": cfg.limit,
     }
 
 
@@ -107,8 +119,15 @@ def _next_tokens(logits, generators, temperature: float, top_p: float):
     return tokens
 
 
-def sample_completions(lm, prompt: str, seeds: Sequence[int], temperature: float, top_p: float,
-                       max_new_tokens: int, stops: Sequence[str] = STOP_SEQUENCES) -> list[dict]:
+def sample_completions(
+    lm,
+    prompt: str,
+    seeds: Sequence[int],
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    stops: Sequence[str] = STOP_SEQUENCES,
+) -> list[dict]:
     """Decode ``len(seeds)`` continuations of ``prompt`` together; one dict per sample."""
     import torch
 
@@ -117,8 +136,12 @@ def sample_completions(lm, prompt: str, seeds: Sequence[int], temperature: float
     prompt_ids = encode(lm, prompt, False)
     n = len(seeds)
     generators = [torch.Generator().manual_seed(s) for s in seeds]
-    eos = {i for i in [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
-           for i in (i if isinstance(i, list) else [i]) if i is not None}
+    eos = {
+        i
+        for i in [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
+        for i in (i if isinstance(i, list) else [i])
+        if i is not None
+    }
     with torch.inference_mode():
         out = lm.model(input_ids=torch.tensor([prompt_ids], device=lm.device), use_cache=True, logits_to_keep=1)
         cache = out.cache if getattr(out, "cache", None) is not None else out.past_key_values
@@ -149,9 +172,13 @@ def sample_completions(lm, prompt: str, seeds: Sequence[int], temperature: float
                 cache.batch_select_indices(torch.tensor(positions, device=lm.device))
             active = still
             position = len(prompt_ids) + step
-            out = lm.model(input_ids=torch.tensor([[generated[r][-1]] for r in active], device=lm.device),
-                           cache=cache, use_cache=True,
-                           position_ids=torch.full((len(active), 1), position, device=lm.device), logits_to_keep=1)
+            out = lm.model(
+                input_ids=torch.tensor([[generated[r][-1]] for r in active], device=lm.device),
+                cache=cache,
+                use_cache=True,
+                position_ids=torch.full((len(active), 1), position, device=lm.device),
+                logits_to_keep=1,
+            )
             logits = out.logits[:, -1, :]
     return [r for r in results if r is not None]
 
@@ -165,8 +192,9 @@ def completion_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def generate_completions(lm, problems: Sequence[dict], cfg: GenerationConfig, folder: RunFolder, settings: dict,
-                         progress: bool = True) -> dict:
+def generate_completions(
+    lm, problems: Sequence[dict], cfg: GenerationConfig, folder: RunFolder, settings: dict, progress: bool = True
+) -> dict:
     """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest."""
     import torch
     import transformers
@@ -178,18 +206,29 @@ def generate_completions(lm, problems: Sequence[dict], cfg: GenerationConfig, fo
     previous_wall = float(previous.get("wall_s_total") or 0.0)
     todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))]
     manifest = {
-        "settings": settings, "exactstats_version": __version__, "transformers_version": transformers.__version__,
-        "torch_version": torch.__version__, "python": platform.python_version(), "device": lm.device,
-        "device_name": platform.processor() or platform.machine(), "threads": torch.get_num_threads(),
-        "problems": len(problems), "samples_per_problem": cfg.samples,
+        "settings": settings,
+        "exactstats_version": __version__,
+        "transformers_version": transformers.__version__,
+        "torch_version": torch.__version__,
+        "python": platform.python_version(),
+        "device": lm.device,
+        "device_name": platform.processor() or platform.machine(),
+        "threads": torch.get_num_threads(),
+        "problems": len(problems),
+        "samples_per_problem": cfg.samples,
     }
     folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
     bar = None
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(problems), initial=len(problems) - len(todo), desc=f"{lm.name} generate", unit="problem",
-                   dynamic_ncols=True)
+        bar = tqdm(
+            total=len(problems),
+            initial=len(problems) - len(todo),
+            desc=f"{lm.name} generate",
+            unit="problem",
+            dynamic_ncols=True,
+        )
     started = time.time()
     generated = 0
     for p in todo:
@@ -197,9 +236,19 @@ def generate_completions(lm, problems: Sequence[dict], cfg: GenerationConfig, fo
         seeds = [sample_seed(cfg.seed, p["task_id"], s) for s in range(cfg.samples)]
         samples = sample_completions(lm, p["prompt"], seeds, cfg.temperature, cfg.top_p, cfg.max_new_tokens)
         seconds = round(time.time() - t0, 3)
-        rows = [{"model": lm.name, "task_id": p["task_id"], "sample": s, "seed": seeds[s], **r,
-                 "completion_sha256": completion_sha256(r["completion"]), "problem_seconds": seconds}
-                for s, r in enumerate(samples) if f"{p['task_id']}#{s}" not in done]
+        rows = [
+            {
+                "model": lm.name,
+                "task_id": p["task_id"],
+                "sample": s,
+                "seed": seeds[s],
+                **r,
+                "completion_sha256": completion_sha256(r["completion"]),
+                "problem_seconds": seconds,
+            }
+            for s, r in enumerate(samples)
+            if f"{p['task_id']}#{s}" not in done
+        ]
         folder.append(rows)
         generated += len(rows)
         if bar:
@@ -207,14 +256,19 @@ def generate_completions(lm, problems: Sequence[dict], cfg: GenerationConfig, fo
     if bar:
         bar.close()
     wall = time.time() - started
-    rows = folder.rows()
+    written = folder.rows()
     total_wall = round(previous_wall + wall, 2)
-    manifest.update({
-        "complete": len(rows) == len(problems) * cfg.samples, "rows": len(rows), "this_run_samples": generated,
-        "this_run_wall_s": round(wall, 2), "wall_s_total": total_wall,
-        "samples_per_s": round(len(rows) / total_wall, 4) if total_wall and rows else None,
-        "finish_reasons": {r: sum(1 for x in rows.values() if x["finish_reason"] == r) for r in FINISH_REASONS},
-    })
+    manifest.update(
+        {
+            "complete": len(written) == len(problems) * cfg.samples,
+            "rows": len(written),
+            "this_run_samples": generated,
+            "this_run_wall_s": round(wall, 2),
+            "wall_s_total": total_wall,
+            "samples_per_s": round(len(written) / total_wall, 4) if total_wall and written else None,
+            "finish_reasons": {r: sum(1 for x in written.values() if x["finish_reason"] == r) for r in FINISH_REASONS},
+        }
+    )
     folder.write_manifest(manifest)
     return manifest
 

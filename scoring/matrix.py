@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import pandas as pd
 
@@ -42,5 +42,7 @@ def wide_matrix(long: pd.DataFrame, require_complete: bool = True) -> pd.DataFra
     wide = long.pivot(index="model", columns="question_id", values="correct")
     if require_complete and wide.isna().any().any():
         missing = wide.isna().sum(axis=1)
-        raise ValueError("models are missing questions: " + ", ".join(f"{m}: {int(k)}" for m, k in missing.items() if k))
+        raise ValueError(
+            "models are missing questions: " + ", ".join(f"{m}: {int(k)}" for m, k in missing.items() if k)
+        )
     return wide.astype("int8")

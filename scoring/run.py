@@ -18,16 +18,25 @@ import json
 import os
 import platform
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from .prompts import PROMPT_TEMPLATE_VERSION, option_permutation, pick_shots, template_hash, to_original
 from .questions import LETTERS, Question
 from .runfolder import RunFolder, RunSettingsMismatch, read_rows
 
-__all__ = ["RunConfig", "RunSettingsMismatch", "score_questions", "run_settings", "question_set_hash", "read_done",
-           "copy_rows_from", "result_row", "run_folder"]
+__all__ = [
+    "RunConfig",
+    "RunSettingsMismatch",
+    "score_questions",
+    "run_settings",
+    "question_set_hash",
+    "read_done",
+    "copy_rows_from",
+    "result_row",
+    "run_folder",
+]
 
 RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
@@ -95,8 +104,9 @@ def run_settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, d
     }
 
 
-def copy_rows_from(sources: Sequence[Path], questions: Sequence[Question], settings: dict,
-                   folder: RunFolder) -> dict[str, int]:
+def copy_rows_from(
+    sources: Sequence[Path], questions: Sequence[Question], settings: dict, folder: RunFolder
+) -> dict[str, int]:
     """Append rows of finished runs with the same settings (bar the question set); return counts per source.
 
     Only rows for questions in ``questions`` not yet in ``folder`` are copied, and
@@ -123,8 +133,15 @@ def copy_rows_from(sources: Sequence[Path], questions: Sequence[Question], setti
     return copied
 
 
-def result_row(model_name: str, q: Question, perm: Sequence[int], shots_used: int, prompt_tokens: int,
-               p_presented: Sequence[float], mass: float) -> dict:
+def result_row(
+    model_name: str,
+    q: Question,
+    perm: Sequence[int],
+    shots_used: int,
+    prompt_tokens: int,
+    p_presented: Sequence[float],
+    mass: float,
+) -> dict:
     """One question's row: the letter the model put most probability on, mapped back to the original option."""
     shown = max(range(4), key=lambda j: p_presented[j])
     p_orig = to_original(p_presented, perm)
@@ -138,7 +155,10 @@ def result_row(model_name: str, q: Question, perm: Sequence[int], shots_used: in
         "chosen": chosen,
         "answer": q.answer,
         "correct": int(chosen == q.answer),
-        "p_A": p_orig[0], "p_B": p_orig[1], "p_C": p_orig[2], "p_D": p_orig[3],
+        "p_A": p_orig[0],
+        "p_B": p_orig[1],
+        "p_C": p_orig[2],
+        "p_D": p_orig[3],
         "letter_mass": mass,
         "shots": shots_used,
         "prompt_tokens": prompt_tokens,
@@ -160,8 +180,10 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
         probs = [prefix_cache.probabilities(encoded[0][3][: encoded[0][4]], encoded[0][3])]
     else:
         probs = letter_probabilities(lm, [e[3] for e in encoded])
-    return [result_row(lm.name, q, perm, used, len(ids), p, mass)
-            for (q, perm, used, ids, _), (p, mass) in zip(encoded, probs)]
+    return [
+        result_row(lm.name, q, perm, used, len(ids), p, mass)
+        for (q, perm, used, ids, _), (p, mass) in zip(encoded, probs)
+    ]
 
 
 def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict) -> dict:
@@ -184,8 +206,15 @@ def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict)
     }
 
 
-def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question], cfg: RunConfig, out_dir: Path,
-                    progress: bool = True, reuse_from: Sequence[Path] = ()) -> dict:
+def score_questions(
+    lm,
+    questions: Sequence[Question],
+    pool: Sequence[Question],
+    cfg: RunConfig,
+    out_dir: Path,
+    progress: bool = True,
+    reuse_from: Sequence[Path] = (),
+) -> dict:
     """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest.
 
     ``reuse_from``: finished run folders whose rows are copied first (see :func:`copy_rows_from`).
@@ -223,16 +252,24 @@ def score_questions(lm, questions: Sequence[Question], pool: Sequence[Question],
     rows = folder.rows()
     total_wall = round(previous_wall + wall, 2)
     scored_total = len(rows) - sum(copied.values())  # copied rows cost no time here
-    manifest.update({
-        "complete": len(rows) == len(questions),
-        "rows": len(rows),
-        "this_run_scored": len(todo),
-        "this_run_wall_s": round(wall, 2),
-        "this_run_questions_per_s": round(len(todo) / wall, 4) if wall > 0 and todo else None,
-        "prefix_cache": {"reused": prefix_cache.reused, "fallbacks": prefix_cache.fallbacks,
-                         "enabled": prefix_cache.enabled, "reason": prefix_cache.reason} if prefix_cache is not None else None,
-        "wall_s_total": total_wall,
-        "questions_per_s": round(scored_total / total_wall, 4) if total_wall and scored_total else None,
-    })
+    manifest.update(
+        {
+            "complete": len(rows) == len(questions),
+            "rows": len(rows),
+            "this_run_scored": len(todo),
+            "this_run_wall_s": round(wall, 2),
+            "this_run_questions_per_s": round(len(todo) / wall, 4) if wall > 0 and todo else None,
+            "prefix_cache": {
+                "reused": prefix_cache.reused,
+                "fallbacks": prefix_cache.fallbacks,
+                "enabled": prefix_cache.enabled,
+                "reason": prefix_cache.reason,
+            }
+            if prefix_cache is not None
+            else None,
+            "wall_s_total": total_wall,
+            "questions_per_s": round(scored_total / total_wall, 4) if total_wall and scored_total else None,
+        }
+    )
     folder.write_manifest(manifest)
     return manifest

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 
 class RunSettingsMismatch(RuntimeError):
@@ -28,8 +28,14 @@ class CorruptRunFile(RuntimeError):
 class RunFolder:
     """``folder/rows_name`` (JSONL rows, one key each) and ``folder/manifest_name`` (settings + provenance)."""
 
-    def __init__(self, folder: Path, key: Callable[[dict], str], rows_name: str = "results.jsonl",
-                 manifest_name: str = "manifest.json", legacy_defaults: dict | None = None):
+    def __init__(
+        self,
+        folder: Path,
+        key: Callable[[dict], str],
+        rows_name: str = "results.jsonl",
+        manifest_name: str = "manifest.json",
+        legacy_defaults: dict | None = None,
+    ):
         self.folder = Path(folder)
         self.key = key
         self.rows_path = self.folder / rows_name
@@ -54,8 +60,10 @@ class RunFolder:
         diff = sorted(k for k in settings if k not in skip and old.get(k) != settings[k])
         if diff:
             detail = "; ".join(f"{k}: {old.get(k)!r} recorded, {settings[k]!r} now" for k in diff[:3])
-            raise RunSettingsMismatch(f"{self.folder} holds a run with other settings ({', '.join(diff)}; {detail}"
-                                      f"{'; ...' if len(diff) > 3 else ''}); use another --out")
+            raise RunSettingsMismatch(
+                f"{self.folder} holds a run with other settings ({', '.join(diff)}; {detail}"
+                f"{'; ...' if len(diff) > 3 else ''}); use another --out"
+            )
 
     def rows(self, repair: bool = False, notify: Callable[[str], None] | None = None) -> dict[str, dict]:
         """Complete rows by key. ``repair=True`` (a writer, before it appends) also cuts a torn last line."""
@@ -78,8 +86,9 @@ class RunFolder:
         tmp.replace(self.manifest_path)
 
 
-def read_rows(path: Path, key: Callable[[dict], str], repair: bool = False,
-              notify: Callable[[str], None] | None = None) -> dict[str, dict]:
+def read_rows(
+    path: Path, key: Callable[[dict], str], repair: bool = False, notify: Callable[[str], None] | None = None
+) -> dict[str, dict]:
     """Rows of a JSONL file by key; a torn trailing line is never read (and cut when ``repair``)."""
     path = Path(path)
     if not path.exists():
@@ -90,8 +99,10 @@ def read_rows(path: Path, key: Callable[[dict], str], repair: bool = False,
         if repair:
             with open(path, "r+b") as f:
                 f.truncate(end)
-            (notify or _stderr)(f"{path}: discarded a torn last line ({len(data) - end} bytes, "
-                                "an interrupted write); that row will be redone")
+            (notify or _stderr)(
+                f"{path}: discarded a torn last line ({len(data) - end} bytes, "
+                "an interrupted write); that row will be redone"
+            )
     rows: dict[str, dict] = {}
     for lineno, line in enumerate(data[:end].splitlines(), 1):
         if not line.strip():
@@ -100,8 +111,10 @@ def read_rows(path: Path, key: Callable[[dict], str], repair: bool = False,
             row = json.loads(line)
             k = key(row)
         except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
-            raise CorruptRunFile(f"{path}:{lineno}: not a complete row ({type(exc).__name__}); "
-                                 "move the file aside or delete that line to go on") from None
+            raise CorruptRunFile(
+                f"{path}:{lineno}: not a complete row ({type(exc).__name__}); "
+                "move the file aside or delete that line to go on"
+            ) from None
         if k in rows:
             raise CorruptRunFile(f"{path}:{lineno}: row {k!r} appears twice")
         rows[k] = row

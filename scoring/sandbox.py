@@ -71,8 +71,11 @@ class ExecutionResult:
 
 def program_parts(problem: dict, completion: str) -> dict[str, str]:
     """HumanEval's program (prompt + completion, tests, ``check(entry_point)``), in three parts."""
-    return {"definition": problem["prompt"] + completion + "\n", "tests": problem["test"] + "\n",
-            "call": f"check({problem['entry_point']})\n"}
+    return {
+        "definition": problem["prompt"] + completion + "\n",
+        "tests": problem["test"] + "\n",
+        "call": f"check({problem['entry_point']})\n",
+    }
 
 
 def run_parts(parts: dict[str, str], limits: Limits = Limits()) -> ExecutionResult:
@@ -81,8 +84,10 @@ def run_parts(parts: dict[str, str], limits: Limits = Limits()) -> ExecutionResu
     config_path = os.path.join(workdir, ".sandbox.json")
     try:
         with open(config_path, "w", encoding="utf-8") as f:
-            json.dump({"workdir": workdir, "parts": parts,
-                       "limits": {**asdict(limits), "cpu_s": max(1, int(limits.cpu_s))}}, f)
+            json.dump(
+                {"workdir": workdir, "parts": parts, "limits": {**asdict(limits), "cpu_s": max(1, int(limits.cpu_s))}},
+                f,
+            )
         if os.geteuid() == 0:  # the child drops to nobody and must own its working directory
             os.chown(workdir, 65534, 65534)
         return _run_child(workdir, config_path, limits)
@@ -95,9 +100,16 @@ def _run_child(workdir: str, config_path: str, limits: Limits) -> ExecutionResul
     env = {"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
     started = time.monotonic()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-I", "-B", str(CHILD), config_path, str(write_end)], cwd=workdir,
-                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-                                pass_fds=(write_end,), start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-B", str(CHILD), config_path, str(write_end)],
+            cwd=workdir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            pass_fds=(write_end,),
+            start_new_session=True,
+        )
         os.close(write_end)
         timed_out = False
         try:
@@ -113,8 +125,14 @@ def _run_child(workdir: str, config_path: str, limits: Limits) -> ExecutionResul
         tail = err.read(STDERR_LIMIT).decode("utf-8", "replace").strip().splitlines()[-1:]
     result = _parse(report)
     if result is not None:
-        return ExecutionResult(result["status"], result["error"], round(seconds, 4), result["stage"],
-                               result.get("detail", ""), result.get("protections"))
+        return ExecutionResult(
+            result["status"],
+            result["error"],
+            round(seconds, 4),
+            result["stage"],
+            result.get("detail", ""),
+            result.get("protections"),
+        )
     if timed_out or proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
         return ExecutionResult("timeout", "Timeout", round(seconds, 4), "")
     how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit code {proc.returncode}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .questions import LETTERS
 
@@ -27,7 +28,9 @@ def letter_token_ids(tokenizer) -> dict[str, list[int]]:
         if all(len(i) == 1 for i in ids) and len({i[0] for i in ids}) == 4:
             spellings[prefix] = [i[0] for i in ids]
     if not spellings:
-        raise TokenizerError("tokenizer spells no answer letter as a single token (tried ' A' and 'A'); refusing to score")
+        raise TokenizerError(
+            "tokenizer spells no answer letter as a single token (tried ' A' and 'A'); refusing to score"
+        )
     out: dict[str, list[int]] = {L: [] for L in LETTERS}
     for ids in spellings.values():
         for L, i in zip(LETTERS, ids):
@@ -38,8 +41,8 @@ def letter_token_ids(tokenizer) -> dict[str, list[int]]:
 
 @dataclass
 class LoadedModel:
-    model: object
-    tokenizer: object
+    model: Any
+    tokenizer: Any
     name: str
     source: str
     sha256: str | None
@@ -96,7 +99,7 @@ def load_model(spec: str, device: str = "auto", dtype: str = "auto", threads: in
     source, gguf_file, sha, name = resolve_source(spec)
     kwargs = {"gguf_file": gguf_file} if gguf_file else {}
     tokenizer = AutoTokenizer.from_pretrained(source, **kwargs)
-    model = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs).to(device)
+    model = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype, **kwargs).to(device)  # type: ignore[arg-type]
     model.eval()
     if tokenizer.pad_token_id is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -109,7 +112,9 @@ def encode(lm: LoadedModel, prompt: str, chat_template: bool = False) -> list[in
     if chat_template:
         if not getattr(lm.tokenizer, "chat_template", None):
             raise TokenizerError(f"model {lm.name!r} has no chat template")
-        text = lm.tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True)
+        text = lm.tokenizer.apply_chat_template(
+            [{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True
+        )
         return lm.tokenizer.encode(text, add_special_tokens=False)
     return lm.tokenizer.encode(prompt, add_special_tokens=True)
 
@@ -162,7 +167,7 @@ class PrefixCache:
     def __init__(self, lm: LoadedModel):
         self.lm = lm
         self.ids: list[int] | None = None
-        self.cache = None
+        self.cache: Any = None
         # Measured (make bench): with sliding-window layers (Gemma 3) reuse gave the same answers
         # but ran slower than full prompts on CPU, so it is switched off for such models.
         layer_types = getattr(lm.model.config, "layer_types", None) or []
@@ -183,12 +188,16 @@ class PrefixCache:
                     out = self.lm.model(input_ids=torch.tensor([prefix_ids], device=self.lm.device), use_cache=True)
                 cache = getattr(out, "cache", None)
                 self.cache, self.ids = (cache if cache is not None else out.past_key_values), list(prefix_ids)
-            suffix = full_ids[len(prefix_ids):]
+            suffix = full_ids[len(prefix_ids) :]
             start = len(prefix_ids)
             with torch.inference_mode():
-                out = self.lm.model(input_ids=torch.tensor([suffix], device=self.lm.device), cache=self.cache,
-                                    position_ids=torch.arange(start, start + len(suffix), device=self.lm.device)[None],
-                                    use_cache=True, logits_to_keep=1)
+                out = self.lm.model(
+                    input_ids=torch.tensor([suffix], device=self.lm.device),
+                    cache=self.cache,
+                    position_ids=torch.arange(start, start + len(suffix), device=self.lm.device)[None],
+                    use_cache=True,
+                    logits_to_keep=1,
+                )
             self.cache.crop(-len(suffix))  # drop the question's tokens, keep the prefix
         except (AttributeError, NotImplementedError, ValueError, RuntimeError):
             self.enabled = False

@@ -55,7 +55,7 @@ def prose_lines(text: str):
                 continue
             if rest.strip():
                 kind = rest.strip()
-                code = (kind.startswith(("{code-cell}", "{eval-rst}") + EXEMPT_DIRECTIVES) or not kind.startswith("{"))
+                code = kind.startswith(("{code-cell}", "{eval-rst}") + EXEMPT_DIRECTIVES) or not kind.startswith("{")
                 stack.append((fence, code))
                 continue
         if stack and stack[-1][1]:
@@ -107,13 +107,17 @@ def test_no_hand_typed_numbers(path):
 
 
 def test_scanner_catches_typed_numbers():
-    sample = "\n".join([
-        "The model scored 71.8% on the test.",
-        "It is worth {glue:text}`x:.2f` votes.",
-        "```{code-cell} ipython3", "x = 42", "```",
-        "Inline math $n = 37$ is flagged, $1-(1-p)^k$ is not.",
-        "Qwen2.5-Coder-1.5B is a name, 2024 a year.",
-    ])
+    sample = "\n".join(
+        [
+            "The model scored 71.8% on the test.",
+            "It is worth {glue:text}`x:.2f` votes.",
+            "```{code-cell} ipython3",
+            "x = 42",
+            "```",
+            "Inline math $n = 37$ is flagged, $1-(1-p)^k$ is not.",
+            "Qwen2.5-Coder-1.5B is a name, 2024 a year.",
+        ]
+    )
     bad = offending(sample)
     assert any("'71.8%'" in b for b in bad) and any("'37'" in b for b in bad)
     assert not any("42" in b or "'1.5'" in b or "2024" in b for b in bad)

@@ -33,7 +33,7 @@ def test_even_k_tie_rules(p, k):
     tie = stats.binom.pmf(k // 2, k, float(p))
     lose = majority_probability(p, k, ties="lose")
     assert float(lose) == pytest.approx(stats.binom.sf(k // 2, k, float(p)), rel=1e-9, abs=1e-15)
-    assert majority_probability(p, k, ties="half") - lose == (majority_probability(p, k, ties="win") - lose) / 2
+    assert majority_probability(p, k, ties="fair") - lose == (majority_probability(p, k, ties="win") - lose) / 2
     assert float(majority_probability(p, k, ties="win") - lose) == pytest.approx(tie, rel=1e-9, abs=1e-15)
 
 
@@ -50,7 +50,7 @@ def test_heterogeneous_by_enumeration(ps):
             want += w
         elif 2 * right == len(ps):
             tie += w
-    ties = "half" if len(ps) % 2 == 0 else None
+    ties = "fair" if len(ps) % 2 == 0 else None
     assert majority_probability_heterogeneous(ps, ties=ties) == want + tie / 2
     assert sum(poisson_binomial_pmf(ps)) == 1
 
@@ -73,7 +73,7 @@ def test_plurality_by_enumeration(ps, options):
 
 
 def test_plurality_two_options_is_majority_with_coin_ties():
-    assert plurality_probability(["0.6"] * 4, options=2) == majority_probability("0.6", 4, ties="half")
+    assert plurality_probability(["0.6"] * 4, options=2) == majority_probability("0.6", 4, ties="fair")
 
 
 @pytest.mark.parametrize(

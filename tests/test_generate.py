@@ -6,16 +6,20 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
-from scoring.generate import GenerationConfig, sample_seed, truncate_at_stop
-from scoring.runfolder import read_rows
 from tiny import build_tiny_model
 
+from scoring.generate import GenerationConfig, sample_seed, truncate_at_stop
+from scoring.runfolder import read_rows
+
 PROBLEMS = [
-    {"task_id": f"Tiny/{i}", "prompt": f"def f{i}(x):\n    \"\"\"Return x plus {i}.\"\"\"\n",
-     "canonical_solution": f"    return x + {i}\n", "test": f"def check(f):\n    assert f(1) == {1 + i}\n",
-     "entry_point": f"f{i}"}
+    {
+        "task_id": f"Tiny/{i}",
+        "prompt": f'def f{i}(x):\n    """Return x plus {i}."""\n',
+        "canonical_solution": f"    return x + {i}\n",
+        "test": f"def check(f):\n    assert f(1) == {1 + i}\n",
+        "entry_point": f"f{i}",
+    }
     for i in range(3)
 ]
 
@@ -34,9 +38,30 @@ def problems_file(tmp_path_factory):
 
 def generate(tiny, problems_file, out, *extra):
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
-    return subprocess.run([sys.executable, "-m", "scoring", "generate", "--model", str(tiny), "--problems",
-                           str(problems_file), "--max-new-tokens", "12", "--no-progress", "--threads", "1",
-                           "--out", str(out), *extra], cwd=ROOT, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "generate",
+            "--model",
+            str(tiny),
+            "--problems",
+            str(problems_file),
+            "--max-new-tokens",
+            "12",
+            "--no-progress",
+            "--threads",
+            "1",
+            "--out",
+            str(out),
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def rows(folder):
@@ -57,8 +82,17 @@ def test_sample_seed_depends_on_seed_problem_and_sample_only():
     assert sample_seed(0, "A/0", 3) == sample_seed(0, "A/0", 3)
 
 
-@pytest.mark.parametrize("bad", [dict(samples=0), dict(temperature=-1), dict(temperature=0, samples=2),
-                                 dict(top_p=0), dict(top_p=1.5), dict(max_new_tokens=0)])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(samples=0),
+        dict(temperature=-1),
+        dict(temperature=0, samples=2),
+        dict(top_p=0),
+        dict(top_p=1.5),
+        dict(max_new_tokens=0),
+    ],
+)
 def test_bad_settings_refused(bad):
     with pytest.raises(ValueError):
         GenerationConfig(model="m", **bad).validate()

@@ -9,8 +9,15 @@ import pandas as pd
 import pytest
 
 import exactstats as es
-from exactstats.importers import load_results
-from exactstats.report import analyse
+from exactstats.report.analysis import analyse as analyse_typed
+from exactstats.report.importers import load_results
+from exactstats.report.render import to_html, to_markdown
+
+
+def analyse(rs, **kw):
+    """The report as the JSON it prints (plain dicts and lists)."""
+    return analyse_typed(rs, **kw).to_json()
+
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -30,7 +37,9 @@ def test_wide_and_long_give_the_same_report(tmp_path):
     rng = np.random.default_rng(0)
     C = (rng.random((4, 300)) < np.array([[0.7], [0.6], [0.58], [0.4]])).astype(int)
     wide = wide_csv(tmp_path / "w.csv", C)
-    long = pd.DataFrame([{"model": f"m{i}", "question_id": f"q{j}", "correct": int(C[i, j])} for i in range(4) for j in range(300)])
+    long = pd.DataFrame(
+        [{"model": f"m{i}", "question_id": f"q{j}", "correct": int(C[i, j])} for i in range(4) for j in range(300)]
+    )
     long.to_parquet(tmp_path / "l.parquet")
     a = analyse(load_results([str(wide)]), draws=200)
     b = analyse(load_results([str(tmp_path / "l.parquet")]), draws=200)
@@ -40,7 +49,7 @@ def test_wide_and_long_give_the_same_report(tmp_path):
     assert top["model"] == "m0" and Fraction(top["accuracy_exact"]) == Fraction(int(C[0].sum()), 300)
     pair = a["adjacent_pairs"][0]
     bb, cc = es.discordance(C[0], C[1])
-    assert (pair["b"], pair["c"]) == (bb, cc) and pair["p"] == float(es.mcnemar_exact(bb, cc))
+    assert (pair["b"], pair["c"]) == (bb, cc) and pair["p"] == float(es.mcnemar_p_value(bb, cc))
     assert a["tiers"][0][0] == "m0" and a["tiers"][-1][-1] == "m3"
 
 
@@ -60,10 +69,12 @@ def test_golden_on_the_shipped_dataset(tmp_path):
         assert e["wilson95"] == list(es.wilson_interval(int(row.sum()), C.shape[1]).as_floats())
     for a, (i, j) in zip(r["adjacent_pairs"], zip(range(len(C) - 1), range(1, len(C)))):
         b, c = es.discordance(C[i], C[j])
-        assert a["p"] == float(es.mcnemar_exact(b, c))
+        assert a["p"] == float(es.mcnemar_p_value(b, c))
     if len(C) >= 2:
         assert r["phi"]["mean"] == pytest.approx(es.mean_phi_float(1 - C), abs=1e-12)
-        assert r["majority_vote"]["exact"] == str(es.majority_vote_accuracy(panel.choices(), panel.questions["answer"].to_numpy()))
+        assert r["majority_vote"]["exact"] == str(
+            es.majority_vote_accuracy(panel.choices(), panel.questions["answer"].to_numpy())
+        )
 
 
 @pytest.mark.parametrize(
@@ -105,14 +116,27 @@ def test_cli_report_html_json_and_errors(tmp_path):
     C = (rng.random((3, 200)) < 0.6).astype(int)
     wide = wide_csv(tmp_path / "w.csv", C)
     out = tmp_path / "r.html"
-    r = subprocess.run([sys.executable, "-m", "exactstats", "report", str(wide), "--out", str(out), "--json", "--draws", "100"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "exactstats", "report", str(wide), "--out", str(out), "--json", "--draws", "100"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["models"] == 3 and len(data["adjacent_pairs"]) == 2
     page = out.read_text()
-    assert page.startswith("<!doctype html>") and "data:image/png;base64," in page and "http" not in page.split("<body>")[0]
-    bad = subprocess.run([sys.executable, "-m", "exactstats", "report", str(tmp_path / "missing.csv")], capture_output=True, text=True, cwd=ROOT)
+    assert (
+        page.startswith("<!doctype html>")
+        and "data:image/png;base64," in page
+        and "http" not in page.split("<body>")[0]
+    )
+    bad = subprocess.run(
+        [sys.executable, "-m", "exactstats", "report", str(tmp_path / "missing.csv")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "no such file" in bad.stderr
 
 
@@ -124,7 +148,9 @@ def test_lm_eval_logs_written_by_lm_eval():
     assert rs.correct[0].tolist() == [int(r["acc"]) for r in raw]
     assert rs.question_ids[0] == "tinymc/0"
     r = analyse(rs, draws=100)
-    assert r["adjacent_pairs"][0]["p"] == float(es.mcnemar_exact(r["adjacent_pairs"][0]["b"], r["adjacent_pairs"][0]["c"]))
+    assert r["adjacent_pairs"][0]["p"] == float(
+        es.mcnemar_p_value(r["adjacent_pairs"][0]["b"], r["adjacent_pairs"][0]["c"])
+    )
     named = load_results([f"first={files[0]}", f"second={files[1]}"])
     assert named.models == ["first", "second"]
     with pytest.raises(es.ExactStatsError, match="no metric 'acc_norm'"):
@@ -155,3 +181,22 @@ def test_inspect_and_lm_eval_bad_files(tmp_path):
     q.write_text("{}")
     with pytest.raises(es.ExactStatsError, match="not an Inspect log"):
         load_results([str(q)])
+
+
+def test_markdown_and_html_say_the_same_things(tmp_path):
+    rng = np.random.default_rng(2)
+    C = (rng.random((3, 150)) < np.array([[0.8], [0.6], [0.55]])).astype(int)
+    report = analyse_typed(load_results([str(wide_csv(tmp_path / "w.csv", C, models=["a|b", "c", "d"]))]), draws=50)
+    md, page = to_markdown(report), to_html(report)
+    assert "a\\|b" in md  # a '|' in a model name does not break the table
+    for e in report.leaderboard:
+        assert f"{e.accuracy:.4f}" in md and f"{e.accuracy:.4f}" in page
+    for tier in report.tiers:
+        assert ", ".join(tier) in md
+    assert page.count("<table>") == md.count("\n|---") == 2
+
+
+def test_draws_must_be_positive(tmp_path):
+    rs = load_results([str(wide_csv(tmp_path / "w.csv", [[1, 0, 1], [0, 0, 1]]))])
+    with pytest.raises(es.ExactStatsError, match="draws must be >= 1"):
+        analyse_typed(rs, draws=0)

@@ -10,9 +10,9 @@ from exactstats import (
     ExactStatsError,
     redraw_counts,
     redraw_win_probability,
-    split_half,
-    top_stays_top,
-    top_three_keep_order,
+    split_half_float,
+    top_stays_top_float,
+    top_three_keep_order_float,
 )
 
 
@@ -49,14 +49,14 @@ def test_monte_carlo_agrees_with_exact_two_model_case():
     C = np.array([x, y]) if b >= c else np.array([y, x])
     exact = float(redraw_win_probability(max(b, c), min(b, c), q, 100))
     draws = 20000
-    est = top_stays_top(C, 100, draws=draws, seed=1)
+    est = top_stays_top_float(C, 100, draws=draws, seed=1)
     assert abs(est - exact) < 4 * (exact * (1 - exact) / draws) ** 0.5 + 1e-9
 
 
 def test_matches_straightforward_loop_in_distribution():
     rng = np.random.default_rng(5)
     C = (rng.random((4, 300)) < np.array([[0.7], [0.65], [0.6], [0.5]])).astype(int)
-    fast = top_stays_top(C, 100, draws=4000, seed=2)
+    fast = top_stays_top_float(C, 100, draws=4000, seed=2)
     top = int(np.argmax(C.sum(axis=1)))
     hits = 0
     for _ in range(4000):
@@ -68,21 +68,29 @@ def test_matches_straightforward_loop_in_distribution():
 
 def test_full_sample_limits():
     C = np.array([[1, 1, 1, 1, 0], [1, 1, 0, 0, 0], [1, 0, 0, 0, 0]])
-    assert top_three_keep_order(C, 2000, draws=200) == 1.0
-    r = split_half(C, splits=200)
-    assert 0 <= r.agreement <= 1 and r.advantage_selected >= r.advantage_held_out - 1
+    assert top_three_keep_order_float(C, 2000, draws=200) == 1.0
+
+
+def test_split_half_on_panels_whose_answer_is_known():
+    # one model right everywhere, the others wrong everywhere: it wins every half, by the whole scale
+    dominant = np.array([[1] * 10, [0] * 10, [0] * 10])
+    assert split_half_float(dominant, splits=200) == (1.0, 1.0, 1.0)
+    # two identical models: every half is a tie, broken at random in each half, so they agree half the time
+    same = np.array([[1, 0, 1, 1, 0, 0, 1, 0]] * 2)
+    r = split_half_float(same, splits=4000, seed=3)
+    assert abs(r.agreement - 0.5) < 0.04 and r.advantage_selected == r.advantage_held_out == 0.0
 
 
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: top_stays_top([[1, 0], [0, 2]], 5), "only 0 and 1"),
-        (lambda: top_stays_top([[1, 0]], 0), "n must be >= 1"),
-        (lambda: top_stays_top([1, 0], 3), "two-dimensional"),
-        (lambda: top_three_keep_order([[1, 0], [0, 1]], 3), "at least 3 rows"),
+        (lambda: top_stays_top_float([[1, 0], [0, 2]], 5), "only 0 and 1"),
+        (lambda: top_stays_top_float([[1, 0]], 0), "n must be >= 1"),
+        (lambda: top_stays_top_float([1, 0], 3), "two-dimensional"),
+        (lambda: top_three_keep_order_float([[1, 0], [0, 1]], 3), "at least 3 rows"),
         (lambda: redraw_win_probability(3, 3, 5, 10), "c must be <= 2"),
         (lambda: redraw_win_probability(1, 1, 5, 10, ties="coin"), "ties must be one of"),
-        (lambda: split_half([[1], [0]]), "at least 2 models and 2 questions"),
+        (lambda: split_half_float([[1], [0]]), "at least 2 models and 2 questions"),
     ],
 )
 def test_bad_input(call, match):

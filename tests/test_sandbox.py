@@ -7,8 +7,8 @@ import sys
 import time
 
 import pytest
-
 from conftest import ROOT
+
 from scoring.humaneval import load_problems
 from scoring.sandbox import Limits, check_completion, run_parts
 
@@ -23,21 +23,36 @@ def hostile_cases(outside):
         "infinite loop": ("    while True:\n        pass\n", {"timeout"}),
         "sleeping forever": ("    import time\n    time.sleep(60)\n", {"timeout"}),
         "fork bomb": ("    import os\n    while True:\n        os.fork()\n", {"error"}),
-        "multiprocessing": ("    import multiprocessing as m\n    m.Process(target=print).start()\n    return True\n", {"error"}),
+        "multiprocessing": (
+            "    import multiprocessing as m\n    m.Process(target=print).start()\n    return True\n",
+            {"error"},
+        ),
         "allocate 20 GB": ("    x = bytearray(20 * 2**30)\n    return True\n", {"error"}),
         "write outside": (f"    open({str(target)!r}, 'w').write('x')\n    return True\n", {"error"}),
         "delete a file": (f"    import os\n    os.remove({str(keep)!r})\n    return True\n", {"error"}),
         "rmtree": (f"    import shutil\n    shutil.rmtree({str(outside)!r})\n    return True\n", {"error"}),
         "shell out": (f"    import os\n    os.system('rm -f {keep}')\n    return True\n", {"error"}),
-        "subprocess": (f"    import subprocess\n    subprocess.run(['rm', '-f', {str(keep)!r}])\n    return True\n", {"error"}),
-        "read a secret": ("    import os\n    return os.environ.get('EXACTSTATS_TEST_SECRET') == 'hunter2' or 1/0\n", {"error"}),
-        "open a socket": ("    import socket\n    socket.create_connection(('127.0.0.1', 9))\n    return True\n", {"error"}),
+        "subprocess": (
+            f"    import subprocess\n    subprocess.run(['rm', '-f', {str(keep)!r}])\n    return True\n",
+            {"error"},
+        ),
+        "read a secret": (
+            "    import os\n    return os.environ.get('EXACTSTATS_TEST_SECRET') == 'hunter2' or 1/0\n",
+            {"error"},
+        ),
+        "open a socket": (
+            "    import socket\n    socket.create_connection(('127.0.0.1', 9))\n    return True\n",
+            {"error"},
+        ),
         "ctypes": ("    import ctypes\n    ctypes.CDLL(None).fork()\n    return True\n", {"error"}),
         "os._exit before tests": ("    pass\nimport os\nos._exit(0)\n", {"error"}),
         "sys.exit(0) before tests": ("    pass\nimport sys\nsys.exit(0)\n", {"error"}),
         "exit inside the tests": ("    import sys\n    sys.exit(0)\n", {"error"}),
         "print megabytes": ("    print('x' * 20_000_000)\n    return 'not a bool'\n", {"failed"}),
-        "stderr megabytes": ("    import sys\n    sys.stderr.write('y' * 20_000_000)\n    return 'x'\n", {"failed", "error"}),
+        "stderr megabytes": (
+            "    import sys\n    sys.stderr.write('y' * 20_000_000)\n    return 'x'\n",
+            {"failed", "error"},
+        ),
         "read stdin": ("    import sys\n    return sys.stdin.read() == '' and None\n", {"failed"}),
         "syntax error": ("    return (\n", {"error"}),
         "recursion": ("    def f(n):\n        return f(n + 1)\n    return f(0)\n", {"error"}),
@@ -96,10 +111,31 @@ def test_execute_one_cli(tmp_path):
     completion = tmp_path / "c.py"
     completion.write_text(P0["canonical_solution"])
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "scoring", "execute-one", "--problem", "HumanEval/0", "--completion",
-                          str(completion), "--json"], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scoring",
+            "execute-one",
+            "--problem",
+            "HumanEval/0",
+            "--completion",
+            str(completion),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     result = json.loads(out.stdout)
     assert result["status"] == "passed" and result["seconds"] > 0
-    bad = subprocess.run([sys.executable, "-m", "scoring", "execute-one", "--problem", "HumanEval/999", "--completion",
-                          str(completion)], cwd=ROOT, env=env, capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "scoring", "execute-one", "--problem", "HumanEval/999", "--completion", str(completion)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

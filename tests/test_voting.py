@@ -18,7 +18,15 @@ from exactstats import (
 
 @given(st.integers(1, 5), st.integers(1, 30), st.integers(2, 4), st.data())
 def test_vote_accuracy_by_counting(models, questions, options, data):
-    choices = np.array(data.draw(st.lists(st.lists(st.integers(0, options - 1), min_size=questions, max_size=questions), min_size=models, max_size=models)))
+    choices = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(0, options - 1), min_size=questions, max_size=questions),
+                min_size=models,
+                max_size=models,
+            )
+        )
+    )
     answers = np.array(data.draw(st.lists(st.integers(0, options - 1), min_size=questions, max_size=questions)))
     want = Fraction(0)
     lose = 0

@@ -6,7 +6,11 @@ from pathlib import Path
 
 CORPUS = [
     "The following are multiple choice questions (with answers) about tiny testing.",
-    "Answer: A", "Answer: B", "Answer: C", "Answer: D", "A. B. C. D.",
+    "Answer: A",
+    "Answer: B",
+    "Answer: C",
+    "Answer: D",
+    "A. B. C. D.",
     "What is two plus two? Which colour is the sky? Pick the prime number. four five six seven blue green red",
 ]
 
@@ -20,14 +24,25 @@ def build_tiny_model(folder: Path, max_positions: int = 512, seed: int = 0) -> P
     tok = Tokenizer(models.BPE(unk_token=None))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=["<eos>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, special_tokens=["<eos>"], initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
     tok.train_from_iterator(CORPUS * 20, trainer)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<eos>", pad_token="<eos>")
     fast.save_pretrained(folder)
     torch.manual_seed(seed)
-    config = LlamaConfig(vocab_size=tok.get_vocab_size(), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=max_positions,
-                         eos_token_id=0, pad_token_id=0, bos_token_id=0)
+    config = LlamaConfig(
+        vocab_size=tok.get_vocab_size(),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=max_positions,
+        eos_token_id=0,
+        pad_token_id=0,
+        bos_token_id=0,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     return folder
 
@@ -38,6 +53,15 @@ def write_questions(path: Path, count: int = 30, subjects=("alpha", "beta", "gam
     with open(path, "w") as f:
         for i in range(count):
             s = subjects[i % len(subjects)]
-            f.write(json.dumps({"subject": s, "question": f"What is two plus two? item {i}",
-                                "choices": ["four", f"five {i}", "six", "seven"], "answer": i % 4}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "subject": s,
+                        "question": f"What is two plus two? item {i}",
+                        "choices": ["four", f"five {i}", "six", "seven"],
+                        "answer": i % 4,
+                    }
+                )
+                + "\n"
+            )
     return path

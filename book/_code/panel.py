@@ -1,4 +1,6 @@
-"""A panel of models on shared questions: correlated errors, votes and their baselines.
+"""Book helpers for the panels chapter: correlated errors, votes and their baselines on a panel.
+
+Used by ``book/panels.md`` only (imported there as ``_code.panel``), tested in ``tests/test_panel.py``.
 
 Works on a models x questions 0/1 correctness matrix ``C`` and, where votes are
 counted, the models' chosen options and option probabilities. Exact where the
@@ -12,16 +14,15 @@ where it is a resampling (bootstrap intervals, shuffles), with the seed explicit
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validate import ExactStatsError, as_binary_matrix, as_int
-from .condorcet import plurality_probability
-from .correlation import mean_phi_float
-from .voting import majority_vote_accuracy
+from exactstats import ExactStatsError, majority_vote_accuracy, mean_phi_float, plurality_probability
+from exactstats._validate import as_binary_matrix, as_int
 
 __all__ = [
     "panel_effective_votes",
@@ -112,8 +113,12 @@ def panel_vote_curve(choices: Any, answers: Any, sizes: Sequence[int], options: 
     for size in sizes:
         size = as_int(size, "size", minimum=1, maximum=k)
         panels = list(combinations(range(k), size))
-        vote = sum((majority_vote_accuracy(ch[list(pn)], ans, options=options) for pn in panels), Fraction(0)) / len(panels)
-        base = sum((plurality_probability([acc[i] for i in pn], options=options) for pn in panels), Fraction(0)) / len(panels)
+        vote = sum((majority_vote_accuracy(ch[list(pn)], ans, options=options) for pn in panels), Fraction(0)) / len(
+            panels
+        )
+        base = sum((plurality_probability([acc[i] for i in pn], options=options) for pn in panels), Fraction(0)) / len(
+            panels
+        )
         best = sum((max(acc[i] for i in pn) for pn in panels), Fraction(0)) / len(panels)
         out.append(PanelVote(size, len(panels), vote, base, best))
     return out

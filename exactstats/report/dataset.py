@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._validate import ExactStatsError, as_choice
+from .._validate import ExactStatsError, as_choice
 
 __all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS"]
 
@@ -24,8 +24,12 @@ CONDITIONS = {"shuffled": "shuffled-2000", "original": "original-2000", "shuffle
 
 
 def data_dir() -> Path:
-    """``$EXACTSTATS_DATA_DIR`` or the repository's ``data/`` folder."""
-    return Path(os.environ.get("EXACTSTATS_DATA_DIR", Path(__file__).resolve().parents[1] / "data"))
+    """``$EXACTSTATS_DATA_DIR`` or the repository's ``data/`` folder.
+
+    >>> (data_dir() / "README.md").exists()
+    True
+    """
+    return Path(os.environ.get("EXACTSTATS_DATA_DIR", Path(__file__).resolve().parents[2] / "data"))
 
 
 @dataclass
@@ -44,7 +48,7 @@ class Panel:
     def correct(self) -> np.ndarray:
         return self.matrix.to_numpy(dtype=np.int64)
 
-    def ranked(self) -> "Panel":
+    def ranked(self) -> Panel:
         """The same panel with models ordered by accuracy, best first."""
         order = self.matrix.mean(axis=1).sort_values(ascending=False, kind="stable").index
         return Panel(self.condition, self.matrix.loc[order], self.long, self.questions)
@@ -60,12 +64,21 @@ class Panel:
 
     def choices(self) -> np.ndarray:
         """models x questions chosen option index (original order)."""
-        return self.long.pivot(index="model", columns="question_id", values="chosen").loc[self.models, self.matrix.columns].to_numpy(dtype=np.int64)
+        return (
+            self.long.pivot(index="model", columns="question_id", values="chosen")
+            .loc[self.models, self.matrix.columns]
+            .to_numpy(dtype=np.int64)
+        )
 
 
 def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> Panel:
     """Load a condition: ``"shuffled"`` (main: per-model option shuffle, 2,000 questions),
-    ``"original"`` (control: original option order), ``"shuffled-all"``."""
+    ``"original"`` (control: original option order), ``"shuffled-all"``.
+
+    >>> panel = load_panel("original")
+    >>> panel.matrix.shape, panel.condition
+    ((4, 2000), 'original')
+    """
     condition = as_choice(condition, "condition", tuple(CONDITIONS))
     base = data_dir()
     name = CONDITIONS[condition]
@@ -80,6 +93,9 @@ def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> 
             raise ExactStatsError(f"models must be in {list(matrix.index)}, got {missing}")
         matrix = matrix.loc[models]
     long = long[long["model"].isin(matrix.index)]
-    questions = (long.drop_duplicates("question_id").set_index("question_id")
-                 .loc[matrix.columns, ["subject", "answer", "error_type"]])
+    questions = (
+        long.drop_duplicates("question_id")
+        .set_index("question_id")
+        .loc[matrix.columns, ["subject", "answer", "error_type"]]
+    )
     return Panel(condition, matrix, long.reset_index(drop=True), questions)

@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._validate import ExactStatsError
+from .._validate import ExactStatsError
 
 __all__ = ["ResultSet", "load_results", "read_source"]
 
@@ -92,13 +93,22 @@ def _from_table(path: Path) -> list[_ModelRows]:
         for model, rows in df.groupby("model", sort=False):
             ids = rows["question_id"].astype(str).tolist()
             correct = [_binary(v, f"{path}, row {i + 2} (model {model})") for i, v in zip(rows.index, rows["correct"])]
-            out.append(_ModelRows(str(model), str(path), ids, correct,
-                                  rows[cluster_col].tolist() if cluster_col else None,
-                                  rows["chosen"].astype(int).tolist() if "chosen" in cols else None,
-                                  rows["answer"].astype(int).tolist() if "answer" in cols else None))
+            out.append(
+                _ModelRows(
+                    str(model),
+                    str(path),
+                    ids,
+                    correct,
+                    rows[cluster_col].tolist() if cluster_col else None,
+                    rows["chosen"].astype(int).tolist() if "chosen" in cols else None,
+                    rows["answer"].astype(int).tolist() if "answer" in cols else None,
+                )
+            )
         return out
     if "model" not in cols:
-        raise ExactStatsError(f"{path}: a wide table needs a 'model' column; a long one 'model', 'question_id', 'correct'")
+        raise ExactStatsError(
+            f"{path}: a wide table needs a 'model' column; a long one 'model', 'question_id', 'correct'"
+        )
     qcols = [c for c in df.columns if c != "model"]
     if not qcols:
         raise ExactStatsError(f"{path}: no question columns")
@@ -106,9 +116,17 @@ def _from_table(path: Path) -> list[_ModelRows]:
     for i, row in df.iterrows():
         missing = [c for c in qcols if pd.isna(row[c])]
         if missing:
-            raise ExactStatsError(f"{path}, row {i + 2} (model {row['model']}): ragged matrix, no value for question {missing[0]!r}")
-        out.append(_ModelRows(str(row["model"]), str(path), [str(c) for c in qcols],
-                              [_binary(row[c], f"{path}, row {i + 2}, question {c!r}") for c in qcols]))
+            raise ExactStatsError(
+                f"{path}, row {i + 2} (model {row['model']}): ragged matrix, no value for question {missing[0]!r}"
+            )
+        out.append(
+            _ModelRows(
+                str(row["model"]),
+                str(path),
+                [str(c) for c in qcols],
+                [_binary(row[c], f"{path}, row {i + 2}, question {c!r}") for c in qcols],
+            )
+        )
     return out
 
 
@@ -143,7 +161,9 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[_ModelRows]
         if "doc_id" not in obj:
             raise ExactStatsError(f"{where}: no 'doc_id' (not an lm-eval samples file?)")
         if metric not in obj:
-            raise ExactStatsError(f"{where}: no metric {metric!r} (fields: {', '.join(k for k in obj if not k.startswith('doc'))})")
+            raise ExactStatsError(
+                f"{where}: no metric {metric!r} (fields: {', '.join(k for k in obj if not k.startswith('doc'))})"
+            )
         ids.append(str(obj["doc_id"]))
         correct.append(_binary(obj[metric], where))
     task = path.stem.removeprefix("samples_").rsplit("_", 1)[0]
@@ -184,7 +204,11 @@ def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
             if "header.json" not in names:
                 raise ExactStatsError(f"{path}: no header.json (not an Inspect .eval log?)")
             header = json.loads(_zip_member(path, z, "header.json"))
-            samples = [json.loads(_zip_member(path, z, n)) for n in sorted(names) if n.startswith("samples/") and n.endswith(".json")]
+            samples = [
+                json.loads(_zip_member(path, z, n))
+                for n in sorted(names)
+                if n.startswith("samples/") and n.endswith(".json")
+            ]
     else:
         if path.stat().st_size == 0:
             raise ExactStatsError(f"{path}: empty file")
@@ -207,7 +231,9 @@ def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
         ids.append(str(s["id"]) + (f"#{s.get('epoch', 1)}" if len(epochs) > 1 else ""))
         correct.append(_inspect_value(next(iter(scores.values())), where))
     task = header["eval"].get("task", "task")
-    return [_ModelRows(name or header["eval"].get("model", path.stem), str(path), [f"{task}/{q}" for q in ids], correct)]
+    return [
+        _ModelRows(name or header["eval"].get("model", path.stem), str(path), [f"{task}/{q}" for q in ids], correct)
+    ]
 
 
 def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
@@ -241,7 +267,9 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
         if not p.ids:
             raise ExactStatsError(f"{p.source}: model {p.model!r} has zero questions")
         if p.model in seen:
-            raise ExactStatsError(f"model {p.model!r} appears twice ({seen[p.model]} and {p.source}); name one with NAME=PATH")
+            raise ExactStatsError(
+                f"model {p.model!r} appears twice ({seen[p.model]} and {p.source}); name one with NAME=PATH"
+            )
         seen[p.model] = p.source
         dup = pd.Index(p.ids)[pd.Index(p.ids).duplicated()]
         if len(dup):
@@ -253,7 +281,8 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
         raise ExactStatsError(
             f"question sets differ: {len(union)} ids in all, {len(common)} shared by every model "
             f"(e.g. {worst.model!r} from {worst.source} has {len(set(worst.ids) - common)} not shared); "
-            "pass --intersect to keep only the shared ones")
+            "pass --intersect to keep only the shared ones"
+        )
     if not common:
         raise ExactStatsError("no question is shared by every model")
     order = [q for q in parts[0].ids if q in common]
@@ -268,8 +297,13 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     clusters = column("cluster")
     choices = column("chosen")
     answers = column("answer")
-    return ResultSet([p.model for p in parts], order, C,
-                     clusters[0] if clusters is not None else None,
-                     choices.astype(np.int64) if choices is not None else None,
-                     answers[0].astype(np.int64) if answers is not None else None,
-                     dropped=len(union) - len(common), sources=sorted({p.source for p in parts}))
+    return ResultSet(
+        [p.model for p in parts],
+        order,
+        C,
+        clusters[0] if clusters is not None else None,
+        choices.astype(np.int64) if choices is not None else None,
+        answers[0].astype(np.int64) if answers is not None else None,
+        dropped=len(union) - len(common),
+        sources=sorted({p.source for p in parts}),
+    )

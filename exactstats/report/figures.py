@@ -6,7 +6,7 @@ computes a statistic that the exact modules do not already provide.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -21,8 +21,13 @@ def _plt():
     return plt
 
 
-def interval_figure(names: Sequence[str], centres: Sequence[float], intervals: dict[str, Sequence[tuple[float, float]]],
-                    xlabel: str = "accuracy", title: str | None = None):
+def interval_figure(
+    names: Sequence[str],
+    centres: Sequence[float],
+    intervals: dict[str, Sequence[tuple[float, float]]],
+    xlabel: str = "accuracy",
+    title: str | None = None,
+):
     """Horizontal intervals per name, one row each, one colour per method (e.g. Wilson vs CLT)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
@@ -32,7 +37,14 @@ def interval_figure(names: Sequence[str], centres: Sequence[float], intervals: d
     for i, (label, ivs) in enumerate(intervals.items()):
         offs = (i - (len(intervals) - 1) / 2) * width
         for yy, (lo, hi) in zip(y, ivs):
-            ax.plot([lo, hi], [yy + offs] * 2, color=colours[i % 3], lw=3, solid_capstyle="butt", label=label if yy == y[0] else None)
+            ax.plot(
+                [lo, hi],
+                [yy + offs] * 2,
+                color=colours[i % 3],
+                lw=3,
+                solid_capstyle="butt",
+                label=label if yy == y[0] else None,
+            )
     ax.plot(centres, y, "o", color="black", ms=4, zorder=3)
     ax.set_yticks(y, names)
     ax.set_xlabel(xlabel)
@@ -69,8 +81,12 @@ def stability_figure(ns: Sequence[int], curves: dict[str, Sequence[float]], mark
     return fig
 
 
-def paired_unpaired_figure(labels: Sequence[str], diffs: Sequence[float], paired: Sequence[tuple[float, float]],
-                           unpaired: Sequence[tuple[float, float]]):
+def paired_unpaired_figure(
+    labels: Sequence[str],
+    diffs: Sequence[float],
+    paired: Sequence[tuple[float, float]],
+    unpaired: Sequence[tuple[float, float]],
+):
     """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 0.55 * len(labels) + 1.2))
@@ -88,8 +104,14 @@ def paired_unpaired_figure(labels: Sequence[str], diffs: Sequence[float], paired
     return fig
 
 
-def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fmt: str = "{:.2f}", cmap: str = "Blues",
-                   limit: float | None = None):
+def heatmap_figure(
+    matrix: np.ndarray,
+    names: Sequence[str],
+    title: str = "",
+    fmt: str = "{:.2f}",
+    cmap: str = "Blues",
+    limit: float | None = None,
+):
     """Annotated k x k heatmap; NaN cells (e.g. the diagonal) stay blank. Negative values switch to a
     diverging map centred on zero, so a negative correlation does not look like a zero one. ``limit`` fixes
     the colour scale (so that small values look small); by default it is the largest absolute value."""
@@ -106,8 +128,15 @@ def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fm
             v = matrix[i, j]
             if np.isnan(v):
                 continue
-            ax.text(j, i, fmt.format(v), ha="center", va="center", fontsize=8,
-                    color="white" if abs(v) > 0.6 * top else "black")
+            ax.text(
+                j,
+                i,
+                fmt.format(v),
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if abs(v) > 0.6 * top else "black",
+            )
     ax.set_xticks(range(k), names, rotation=35, ha="right")
     ax.set_yticks(range(k), names)
     ax.set_title(title)
@@ -116,8 +145,15 @@ def heatmap_figure(matrix: np.ndarray, names: Sequence[str], title: str = "", fm
     return fig
 
 
-def lines_figure(x: Sequence, series: dict[str, Sequence[float]], xlabel: str, ylabel: str, dashed: dict[str, float] | None = None,
-                 logx: bool = False, ylim: tuple[float, float] | None = None):
+def lines_figure(
+    x: Sequence,
+    series: dict[str, Sequence[float]],
+    xlabel: str,
+    ylabel: str,
+    dashed: dict[str, float] | None = None,
+    logx: bool = False,
+    ylim: tuple[float, float] | None = None,
+):
     """Several labelled lines over a shared x, with optional horizontal dashed reference levels."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 4))

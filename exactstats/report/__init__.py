@@ -1,0 +1,58 @@
+"""``exactstats report``: the book's analyses on anyone's eval results (needs the ``report`` extra).
+
+- :mod:`~exactstats.report.importers`: CSV/Parquet matrices, lm-eval sample logs, Inspect logs -> :class:`ResultSet`;
+- :mod:`~exactstats.report.analysis`: typed results, each number one call into the exact core;
+- :mod:`~exactstats.report.render`: Markdown, self-contained HTML, JSON;
+- :mod:`~exactstats.report.figures`: the figures shared with the book;
+- :mod:`~exactstats.report.dataset`: the shipped correctness dataset (``load_panel``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["Report", "ResultSet", "analyse", "load_results", "add_arguments", "main"]
+_LAZY = {"Report": "analysis", "analyse": "analysis", "ResultSet": "importers", "load_results": "importers"}
+
+
+def __getattr__(name: str) -> Any:
+    # pandas and matplotlib load when the report runs, not when the CLI builds its --help
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="[NAME=]PATH: a wide or long CSV/Parquet matrix, lm-eval samples_*.jsonl, or an Inspect .json/.eval log",
+    )
+    p.add_argument("--out", help="write an HTML report (one self-contained file) here")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument(
+        "--intersect", action="store_true", help="keep only questions every model answered (says how many were dropped)"
+    )
+    p.add_argument("--metric", default="acc", help="lm-eval per-sample metric to read (default acc)")
+    p.add_argument("--draws", type=int, default=1000, help="redraws for the leader-stability estimate (default 1000)")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def main(args: argparse.Namespace) -> None:
+    from .analysis import analyse
+    from .importers import load_results
+    from .render import to_html, to_json, to_markdown
+
+    rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
+    if rs.dropped:
+        print(f"exactstats report: dropped {rs.dropped} questions not shared by every model", file=sys.stderr)
+    report = analyse(rs, draws=args.draws, seed=args.seed, progress=sys.stderr.isatty())
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(to_html(report))
+    print(to_json(report) if args.json else to_markdown(report), end="\n" if args.json else "")

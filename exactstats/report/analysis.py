@@ -1,0 +1,229 @@
+"""The report's analysis: the book's methods applied to a :class:`ResultSet`, as typed results.
+
+Each number comes from one library call of the exact core (Wilson intervals, clustered
+intervals, exact McNemar with Holm, separation tiers, redraw stability, questions needed,
+error correlation, majority vote); this module only composes them. Rendering lives in
+:mod:`exactstats.report.render`.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .._validate import as_int
+from ..correlation import effective_votes_eigen_float, mean_phi_float, phi_matrix_float
+from ..errorbars import clustered_interval_float, wilson_interval
+from ..paired import (
+    discordance,
+    holm_adjust,
+    mcnemar_p_value,
+    paired_difference_interval,
+    separation_tiers,
+    unpaired_difference_interval,
+)
+from ..power import questions_needed
+from ..resampling import top_stays_top_float
+from ..voting import binary_majority_accuracy, majority_vote_accuracy
+from .importers import ResultSet
+
+ALPHA = Fraction(1, 20)
+REDRAW_CHUNK = 100
+
+
+def short_exact(p: Fraction) -> str:
+    """Exact text of a probability when it is short enough to read, else its decimal and sizes.
+
+    >>> short_exact(Fraction(1, 3))
+    '1/3'
+    >>> short_exact(Fraction(1, 3**100))[:10]
+    '1.94033e-4'
+    """
+    s = f"{p.numerator}/{p.denominator}" if p.denominator.bit_length() < 130 else ""
+    if s and len(s) <= 40:
+        return str(p)
+    return f"{float(p):.6g} (exact: {p.numerator.bit_length()}-bit / {p.denominator.bit_length()}-bit integers)"
+
+
+@dataclass
+class LeaderboardEntry:
+    model: str
+    right: int
+    questions: int
+    accuracy: float
+    accuracy_exact: str
+    wilson95: list[float]
+    clustered95: list[float] | None = None
+    clusters: int | None = None
+
+
+@dataclass
+class AdjacentPair:
+    better: str
+    worse: str
+    b: int
+    c: int
+    gap: float
+    paired95: list[float]
+    unpaired95: list[float]
+    p: float
+    p_exact: str
+    p_holm: float
+    separated: bool
+    questions_for_80pct_power: int | None
+
+
+@dataclass
+class PairTest:
+    a: str
+    b_model: str
+    b: int
+    c: int
+    p: float
+    p_holm: float
+
+
+@dataclass
+class Report:
+    models: int
+    questions: int
+    dropped_by_intersect: int
+    sources: list[str]
+    leaderboard: list[LeaderboardEntry]
+    adjacent_pairs: list[AdjacentPair]
+    all_pairs: list[PairTest]
+    tiers: list[list[str]]
+    leader_stays_first: dict | None = None
+    phi: dict | None = None
+    majority_vote: dict | None = None
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.pop("extra")
+        return {k: v for k, v in out.items() if v is not None}
+
+
+def leaderboard(C: np.ndarray, models: list[str], clusters: np.ndarray | None) -> list[LeaderboardEntry]:
+    q = C.shape[1]
+    board = []
+    for m, row in zip(models, C):
+        r = int(row.sum())
+        entry = LeaderboardEntry(m, r, q, r / q, str(Fraction(r, q)), list(wilson_interval(r, q).as_floats()))
+        if clusters is not None:
+            entry.clustered95 = list(clustered_interval_float(row.tolist(), clusters.tolist()))
+            entry.clusters = len(set(clusters.tolist()))
+        board.append(entry)
+    return board
+
+
+def pairwise(C: np.ndarray) -> dict[tuple[int, int], tuple[int, int, Fraction]]:
+    """(b, c, exact McNemar p) for every pair i < j of the rows of ``C``."""
+    k = C.shape[0]
+    out = {}
+    for i in range(k):
+        for j in range(i + 1, k):
+            b, c = discordance(C[i], C[j])
+            out[(i, j)] = (b, c, mcnemar_p_value(b, c))
+    return out
+
+
+def adjacent_pairs(C: np.ndarray, models: list[str], pairs: dict) -> list[AdjacentPair]:
+    k, q = C.shape
+    keys = [(i, i + 1) for i in range(k - 1)]
+    if not keys:
+        return []
+    holm = holm_adjust([pairs[key][2] for key in keys])
+    right = C.sum(axis=1)
+    out = []
+    for (i, j), p_holm in zip(keys, holm):
+        b, c, p = pairs[(i, j)]
+        iv = paired_difference_interval(b, c, q)
+        uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
+        need = questions_needed(Fraction(b + c, q), Fraction(b - c, q)).n if b != c else None
+        out.append(
+            AdjacentPair(
+                models[i],
+                models[j],
+                b,
+                c,
+                float(iv.difference),
+                [iv.lower, iv.upper],
+                [uv.lower, uv.upper],
+                float(p),
+                short_exact(p),
+                float(p_holm),
+                bool(p_holm <= ALPHA),
+                need,
+            )
+        )
+    return out
+
+
+def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict:
+    """How often the leader stays first when all questions are redrawn (in chunks, with a progress bar)."""
+    q = C.shape[1]
+    chunks: Any = [min(REDRAW_CHUNK, draws - i) for i in range(0, draws, REDRAW_CHUNK)]
+    if progress:
+        from tqdm import tqdm
+
+        chunks = tqdm(chunks, desc="redrawing questions", unit=f"x{REDRAW_CHUNK}", file=sys.stderr)
+    share = 0.0
+    for i, size in enumerate(chunks):
+        share += top_stays_top_float(C, q, draws=size, seed=(seed, i)) * size
+    return {"n": q, "draws": draws, "share": share / draws}
+
+
+def error_correlation(C: np.ndarray) -> dict | None:
+    E = 1 - C
+    if not np.all(E.std(axis=1) > 0):
+        return None  # phi is undefined for a model that is always right or always wrong
+    k = C.shape[0]
+    mp = mean_phi_float(E)
+    return {
+        "matrix": phi_matrix_float(E).round(6).tolist(),
+        "mean": mp,
+        "effective_votes": k / (1 + (k - 1) * mp),
+        "effective_votes_eigen": effective_votes_eigen_float(E),
+        "ceiling": (1 / mp) if mp > 0 else None,
+    }
+
+
+def analyse(rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = False) -> Report:
+    """Every analysis of the report on one result set; models are ranked by accuracy, best first."""
+    draws = as_int(draws, "draws", minimum=1)
+    order = np.argsort(-rs.correct.sum(axis=1), kind="stable")
+    C = rs.correct[order]
+    models = [rs.models[i] for i in order]
+    k = C.shape[0]
+    pairs = pairwise(C)
+    holm_all = dict(zip(pairs, holm_adjust([p for _, _, p in pairs.values()]))) if pairs else {}
+    matrix = [[holm_all.get((i, j), Fraction(1)) for j in range(k)] for i in range(k)]
+    report = Report(
+        models=k,
+        questions=C.shape[1],
+        dropped_by_intersect=rs.dropped,
+        sources=rs.sources,
+        leaderboard=leaderboard(C, models, rs.clusters),
+        adjacent_pairs=adjacent_pairs(C, models, pairs),
+        all_pairs=[
+            PairTest(models[i], models[j], b, c, float(p), float(holm_all[(i, j)]))
+            for (i, j), (b, c, p) in pairs.items()
+        ],
+        tiers=[[models[i] for i in t] for t in separation_tiers(matrix, ALPHA)],
+    )
+    if k >= 2:
+        report.leader_stays_first = stability(C, draws, seed, progress)
+        report.phi = error_correlation(C)
+        if rs.choices is not None and rs.answers is not None:
+            vote = majority_vote_accuracy(rs.choices[order], rs.answers)
+            kind = "plurality of chosen options"
+        else:
+            vote = binary_majority_accuracy(C)
+            kind = "majority of right/wrong (no chosen options in the input)"
+        report.majority_vote = {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
+    return report

@@ -1,0 +1,178 @@
+"""The report as Markdown, as one self-contained HTML file, or as JSON.
+
+The content is built once as a list of blocks (headings, paragraphs, tables, lists)
+and written out in either format, so the two never say different things.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import re
+from typing import Any
+
+from .analysis import Report
+
+Block = tuple[str, Any]
+
+STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
+    "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}"
+    "img{max-width:100%;display:block;margin:1rem 0}"
+)
+
+
+def blocks(r: Report) -> list[Block]:
+    """The report's content, format-neutral."""
+    out: list[Block] = [("h1", f"Eval report: {r.models} models x {r.questions} questions")]
+    if r.dropped_by_intersect:
+        out.append(("p", f"{r.dropped_by_intersect} questions not shared by every model were dropped (--intersect)."))
+    clustered = bool(r.leaderboard) and r.leaderboard[0].clustered95 is not None
+    head = ["#", "model", "right", "accuracy", "Wilson 95%"] + (["clustered 95%"] if clustered else [])
+    rows = []
+    for i, e in enumerate(r.leaderboard, 1):
+        row = [str(i), e.model, str(e.right), f"{e.accuracy:.4f}", f"[{e.wilson95[0]:.4f}, {e.wilson95[1]:.4f}]"]
+        if clustered and e.clustered95 is not None:
+            row.append(f"[{e.clustered95[0]:.4f}, {e.clustered95[1]:.4f}]")
+        rows.append(row)
+    out += [("h2", "Leaderboard (Wilson 95%)"), ("table", (head, rows))]
+    out += [
+        ("h2", "Adjacent pairs (exact McNemar, Holm over adjacent pairs)"),
+        (
+            "table",
+            (
+                ["pair", "b", "c", "gap (points)", "paired 95%", "p", "Holm p", "separated", "questions for 80% power"],
+                [
+                    [
+                        f"{a.better} vs {a.worse}",
+                        str(a.b),
+                        str(a.c),
+                        f"{100 * a.gap:.2f}",
+                        f"[{100 * a.paired95[0]:.2f}, {100 * a.paired95[1]:.2f}]",
+                        f"{a.p:.4g}",
+                        f"{a.p_holm:.4g}",
+                        "yes" if a.separated else "no",
+                        str(a.questions_for_80pct_power or "-"),
+                    ]
+                    for a in r.adjacent_pairs
+                ],
+            ),
+        ),
+    ]
+    out += [
+        ("h2", "Tiers (no pair within a tier is separated; Holm over all pairs, 5% level)"),
+        ("ol", [", ".join(t) for t in r.tiers]),
+    ]
+    if r.leader_stays_first:
+        s = r.leader_stays_first
+        out.append(
+            ("p", f"The leader stays first in {s['share']:.1%} of {s['draws']} redraws of all {s['n']} questions.")
+        )
+    if r.phi:
+        p = r.phi
+        out.append(
+            (
+                "p",
+                f"Mean error correlation phi = {p['mean']:.3f}: the panel is worth {p['effective_votes']:.2f} "
+                f"independent votes (eigenvalue estimate {p['effective_votes_eigen']:.2f}).",
+            )
+        )
+    if r.majority_vote:
+        mv = r.majority_vote
+        out.append(("p", f"Majority vote ({mv['kind']}): accuracy {mv['accuracy']:.4f}."))
+    return out
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def to_markdown(r: Report) -> str:
+    lines: list[str] = []
+    for kind, content in blocks(r):
+        if kind == "h1":
+            lines += [f"# {content}", ""]
+        elif kind == "h2":
+            lines += ["", f"## {content}", ""]
+        elif kind == "p":
+            lines += [content, ""]
+        elif kind == "ol":
+            lines += [f"{i}. {item}" for i, item in enumerate(content, 1)] + [""]
+        elif kind == "table":
+            head, rows = content
+            lines.append("| " + " | ".join(head) + " |")
+            lines.append("|" + "---|" * len(head))
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
+
+
+def _html_block(kind: str, content: Any) -> str:
+    esc = html.escape
+    if kind in ("h1", "h2", "p"):
+        return f"<{kind}>{esc(content)}</{kind}>"
+    if kind == "ol":
+        return "<ol>" + "".join(f"<li>{esc(item)}</li>" for item in content) + "</ol>"
+    head, rows = content
+    return (
+        "<table><thead><tr>"
+        + "".join(f"<th>{esc(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+        + "</tbody></table>"
+    )
+
+
+def _figure_png(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def figures(r: Report) -> list:
+    import numpy as np
+
+    from .figures import heatmap_figure, interval_figure, paired_unpaired_figure
+
+    names = [e.model for e in r.leaderboard]
+    figs = [
+        interval_figure(
+            names,
+            [e.accuracy for e in r.leaderboard],
+            {"Wilson 95%": [(e.wilson95[0], e.wilson95[1]) for e in r.leaderboard]},
+            title="accuracy with Wilson 95% intervals",
+        )
+    ]
+    if r.adjacent_pairs:
+        a = r.adjacent_pairs
+        figs.append(
+            paired_unpaired_figure(
+                [f"{x.better} vs {x.worse}" for x in a],
+                [x.gap for x in a],
+                [(x.paired95[0], x.paired95[1]) for x in a],
+                [(x.unpaired95[0], x.unpaired95[1]) for x in a],
+            )
+        )
+    if r.phi:
+        m = np.array(r.phi["matrix"], dtype=float)
+        np.fill_diagonal(m, np.nan)
+        figs.append(heatmap_figure(m, names, title="error correlation phi"))
+    return figs
+
+
+def to_html(r: Report) -> str:
+    """One self-contained HTML file: the same blocks as the Markdown, and the figures inlined as PNG."""
+    body = "\n".join(_html_block(kind, content) for kind, content in blocks(r))
+    images = "".join(f'<img alt="figure" src="data:image/png;base64,{_figure_png(f)}">' for f in figures(r))
+    return (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Eval report</title>"
+        f"<style>{STYLE}</style></head><body>{body}{images}</body></html>"
+    )
+
+
+def to_json(r: Report) -> str:
+    return json.dumps(r.to_json())

@@ -1,0 +1,39 @@
+"""The figures shared by the book and the report: they draw what they are given."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+
+from exactstats.report.figures import (  # noqa: E402
+    grid_figure,
+    heatmap_figure,
+    interval_figure,
+    lines_figure,
+    paired_unpaired_figure,
+    stability_figure,
+)
+
+
+def test_interval_figure_draws_each_interval():
+    fig = interval_figure(["a", "b"], [0.5, 0.3], {"Wilson": [(0.4, 0.6), (0.2, 0.4)]}, title="t")
+    ax = fig.axes[0]
+    xs = sorted(round(v, 6) for line in ax.get_lines() for v in line.get_xdata())
+    for end in (0.2, 0.4, 0.6):
+        assert end in xs
+    assert [t.get_text() for t in ax.get_yticklabels()] != []
+
+
+def test_heatmap_shows_values_and_blank_diagonal():
+    m = np.array([[np.nan, 0.1], [0.1, np.nan]])
+    fig = heatmap_figure(m, ["a", "b"], title="phi")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert texts.count("0.10") == 2 and len(texts) == 2
+
+
+def test_other_figures_build():
+    assert stability_figure([10, 100], {"A": [0.5, 0.9]}).axes
+    assert paired_unpaired_figure(["a vs b"], [0.02], [(0.0, 0.04)], [(-0.01, 0.05)]).axes
+    assert lines_figure([1, 2], {"s": [0.1, 0.2]}, "x", "y").axes
+    assert grid_figure(np.array([[0, 1], [1, 0]]), ["r1", "r2"]).axes
