@@ -4,8 +4,9 @@ import inspect
 import subprocess
 import sys
 
-import exactstats as es
 from conftest import ROOT
+
+import exactstats as es
 
 FLOAT_TWIN_EXCEPTIONS = {"redraw_counts"}  # returns integer counts drawn at random, not a float
 
