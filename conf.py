@@ -28,6 +28,7 @@ exclude_patterns = [
     "_build",
     ".venv",
     "README.md",
+    "CONTRIBUTING.md",
     "BENCHMARKS.md",
     "data/**",
     "tests/**",

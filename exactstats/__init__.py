@@ -34,8 +34,9 @@ Function                                    What it computes
 :func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
 ==========================================  ===============================================
 
-The shipped dataset loads with :func:`load_panel` (pandas, on first use; the
-``report`` extra).
+The shipped datasets load with :func:`load_panel` (MMLU-Redux correctness) and
+:func:`load_passk_samples` (HumanEval completions, executed): pandas loads on first
+use (the ``report`` extra).
 
 >>> from exactstats import pass_at_k, majority_probability, mcnemar_p_value, effective_votes
 >>> pass_at_k(5, 2, 2)
@@ -136,7 +137,7 @@ from .voting import (
 
 __version__ = "0.1.0"
 
-_DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel")
+_DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel", "PASSK_CONDITIONS", "PasskSamples", "load_passk_samples")
 
 __all__ = [
     "ExactStatsError",

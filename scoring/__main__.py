@@ -197,19 +197,27 @@ def cmd_matrix(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .check import check_dataset
+    from .check import check_dataset, check_passk
 
     ok, report = check_dataset(Path(args.data), n=args.n)
     print(report)
-    return 0 if ok else 1
+    ok_passk, report_passk = check_passk(Path(args.data), n=args.n)
+    print(report_passk)
+    return 0 if ok and ok_passk else 1
 
 
 def cmd_build(args) -> int:
     from .build import build
+    from .passk_data import build_passk
 
     summary = build(Path(args.data))
     for cond, entries in summary.items():
         print(f"{cond}: " + ", ".join(f"{m} {e['rows']}/{e['questions']}" for m, e in entries.items()))
+    for cond, entries in build_passk(Path(args.data)).items():
+        print(
+            f"{cond}: "
+            + ", ".join(f"{m} {e['problems_complete']}/{e['problems_total']} problems" for m, e in entries.items())
+        )
     return 0
 
 
@@ -332,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--allow-missing", action="store_true", help="allow models with missing questions (NaN)")
     m.set_defaults(func=cmd_matrix)
 
-    c = sub.add_parser("check", help="re-score a few committed rows with the smallest model and compare")
+    c = sub.add_parser("check", help="re-score a few committed rows and re-execute a few stored completions; compare")
     c.add_argument("data", help="the data folder")
     c.add_argument("--n", type=int, default=20)
     c.set_defaults(func=cmd_check)

@@ -54,3 +54,42 @@ def check_dataset(data_dir: Path, n: int = 20) -> tuple[bool, str]:
         problems.append(f"largest probability difference {worst:.2e} exceeds {TOLERANCE:.0e}")
     head = f"re-scored {len(ids)} committed rows of {settings['model']}: largest probability difference {worst:.2e}"
     return not problems, "\n".join([head] + problems + (["OK"] if not problems else []))
+
+
+def check_passk(data_dir: Path, n: int = 20, seed: int = 0) -> tuple[bool, str]:
+    """Re-execute ``n`` stored completions (spread over models and statuses, timeouts left out) and compare.
+
+    Each completion's hash must match its stored hash, and its status must be the stored one.
+    Timeouts are not re-run here: each costs the full wall-clock limit and depends on load.
+    """
+    import random
+
+    from .execute import verify_completion_hashes
+    from .humaneval import load_problems
+    from .passk_data import PREFIX, run_rows
+    from .sandbox import check_completion
+
+    problems = {p["task_id"]: p for p in load_problems()}
+    rows = []
+    for run_dir in sorted((data_dir / "runs").glob(f"{PREFIX}*/*")):
+        if (run_dir / "samples.jsonl").exists():
+            verify_completion_hashes(run_dir)
+            rows += [r for r in run_rows(run_dir) if r["status"] != "timeout"]
+    if not rows:
+        return True, "no executed completions committed yet: nothing to re-execute"
+    rng = random.Random(seed)
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["model"], r["status"]), []).append(r)
+    picked: list[dict] = []
+    while len(picked) < min(n, len(rows)):  # round-robin over (model, status) groups
+        for g in groups.values():
+            if g and len(picked) < n:
+                picked.append(g.pop(rng.randrange(len(g))))
+    problems_found = [
+        f"{r['model']} {r['task_id']}#{r['sample']}: stored {r['status']}, re-executed {s}"
+        for r in picked
+        if (s := check_completion(problems[r["task_id"]], r["completion"]).status) != r["status"]
+    ]
+    head = f"re-executed {len(picked)} stored completions of {len({r['model'] for r in picked})} model(s)"
+    return not problems_found, "\n".join([head] + problems_found + ([] if problems_found else ["OK"]))

@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 
 from exactstats.report.figures import (  # noqa: E402
+    bar_figure,
     grid_figure,
     heatmap_figure,
     interval_figure,
@@ -36,4 +37,5 @@ def test_other_figures_build():
     assert stability_figure([10, 100], {"A": [0.5, 0.9]}).axes
     assert paired_unpaired_figure(["a vs b"], [0.02], [(0.0, 0.04)], [(-0.01, 0.05)]).axes
     assert lines_figure([1, 2], {"s": [0.1, 0.2]}, "x", "y").axes
+    assert len(bar_figure([0, 1, 2], [3, 0, 5], "c", "problems").axes[0].patches) == 3
     assert grid_figure(np.array([[0, 1], [1, 0]]), ["r1", "r2"]).axes

@@ -388,3 +388,12 @@ def test_build_data_writes_tables_and_fills_the_datasheet(tiny, questions_file, 
     build(data)
     assert (data / "README.md").read_text() == sheet  # rebuilding changes nothing
     assert pd.read_parquet(data / "shuffled-2000.matrix.parquet").shape == (1, 30)
+
+
+@pytest.mark.slow
+def test_data_check_reexecutes_stored_completions():
+    """`make data-check`, pass@k part: stored completions re-executed in the sandbox give the stored status."""
+    from scoring.check import check_passk
+
+    ok, report = check_passk(ROOT / "data", n=12)
+    assert ok, report

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._validate import ExactStatsError, as_choice
 
-__all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS"]
+__all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS", "PasskSamples", "load_passk_samples", "PASSK_CONDITIONS"]
 
 CONDITIONS = {"shuffled": "shuffled-2000", "original": "original-2000", "shuffled-all": "shuffled-all"}
 
@@ -99,3 +99,42 @@ def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> 
         .loc[matrix.columns, ["subject", "answer", "error_type"]]
     )
     return Panel(condition, matrix, long.reset_index(drop=True), questions)
+
+
+PASSK_CONDITIONS = {"sampled": "humaneval-sampled", "greedy": "humaneval-greedy"}
+
+
+@dataclass
+class PasskSamples:
+    """Executed HumanEval completions of our models: one row per (model, problem, sample)."""
+
+    condition: str
+    rows: pd.DataFrame  # model, task_id, sample, status, error, new_tokens, finish_reason, completion, ...
+
+    @property
+    def models(self) -> list[str]:
+        return sorted(self.rows["model"].unique())
+
+    def counts(self, model: str, complete_only: bool = True) -> pd.DataFrame:
+        """Per problem: ``n`` samples executed and ``c`` passed (only problems with every sample, by default)."""
+        rows = self.rows[self.rows["model"] == model]
+        if rows.empty:
+            raise ExactStatsError(f"model must be one of {self.models}, got {model!r}")
+        per = rows.groupby("task_id").agg(n=("sample", "size"), c=("status", lambda s: int((s == "passed").sum())))
+        if complete_only:
+            per = per[per["n"] == int(rows["samples_per_problem"].iloc[0])]
+        return per.sort_index()
+
+
+def load_passk_samples(condition: str = "sampled") -> PasskSamples:
+    """Load the pass@k data: ``"sampled"`` (temperature 0.8, n samples per problem) or ``"greedy"`` (one each).
+
+    >>> data = load_passk_samples("sampled")
+    >>> set(data.rows["status"]) <= {"passed", "failed", "timeout", "error"}
+    True
+    """
+    condition = as_choice(condition, "condition", tuple(PASSK_CONDITIONS))
+    path = data_dir() / f"{PASSK_CONDITIONS[condition]}.parquet"
+    if not path.exists():
+        raise ExactStatsError(f"condition {condition!r} has no data yet ({path} missing)")
+    return PasskSamples(condition, pd.read_parquet(path))

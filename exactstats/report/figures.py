@@ -187,3 +187,17 @@ def grid_figure(rows: np.ndarray, row_labels: Sequence[str], title: str = ""):
     ax.set_title(title)
     fig.tight_layout()
     return fig
+
+
+def bar_figure(x: Sequence, heights: Sequence[float], xlabel: str, ylabel: str, title: str | None = None):
+    """Bars of ``heights`` over the categories ``x`` (e.g. problems per count of passing samples)."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ax.bar([str(v) for v in x], heights, color=PALETTE["main"])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
