@@ -56,6 +56,7 @@ from ._validate import TIE_RULES, ExactStatsError
 from .condorcet import (
     MAJORITY_TIE_RULES,
     majority_probability,
+    majority_probability_float,
     majority_probability_heterogeneous,
     plurality_probability,
     poisson_binomial_pmf,
@@ -92,13 +93,16 @@ from .paired import (
     discordance,
     holm_adjust,
     mcnemar_p_value,
+    mcnemar_p_value_float,
     paired_difference_interval,
     separation_tiers,
     unpaired_difference_interval,
 )
 from .passk import (
+    ESTIMATORS,
     SubsetCount,
     expected_pass_at_k,
+    expected_pass_at_k_float,
     mean_pass_at_k,
     mean_pass_at_k_float,
     pass_at_k,
@@ -149,11 +153,14 @@ __all__ = [
     "pass_at_k_subsets",
     "SubsetCount",
     "expected_pass_at_k",
+    "expected_pass_at_k_float",
+    "ESTIMATORS",
     "mean_pass_at_k",
     "pass_at_k_float",
     "mean_pass_at_k_float",
     # voters
     "majority_probability",
+    "majority_probability_float",
     "majority_probability_heterogeneous",
     "poisson_binomial_pmf",
     "plurality_probability",
@@ -183,6 +190,7 @@ __all__ = [
     # paired comparison
     "discordance",
     "mcnemar_p_value",
+    "mcnemar_p_value_float",
     "ALTERNATIVES",
     "DifferenceInterval",
     "paired_difference_interval",

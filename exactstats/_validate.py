@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -36,13 +37,29 @@ def as_tie_rule(value: Any, allowed: Sequence[str]) -> str:
     return value
 
 
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+# Exact results whose integers would exceed this many bits are refused up front (the float twin is named).
+MAX_EXACT_BITS = 1 << 22
+
+
 def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """Return ``value`` as an int, refusing bools, floats and anything out of range."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            value = int(value)
+    """Return ``value`` as an int: whole numbers, and exact values that are whole (``"5.0"``, ``Fraction(10, 2)``).
+
+    Bools and non-whole values are refused, as is anything out of range.
+    """
+    if isinstance(value, bool):
+        raise ExactStatsError(f"{name} must be a whole number, got {value!r}")
+    if not isinstance(value, (numbers.Integral, np.integer)):
+        if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()) and len(value.strip()) <= 4000:
+            value = int(value.strip())
         else:
-            raise ExactStatsError(f"{name} must be a whole number, got {value!r}")
+            try:
+                exact = as_fraction(value, name)
+            except ExactStatsError:
+                raise ExactStatsError(f"{name} must be a whole number, got {value!r}") from None
+            if exact.denominator != 1:
+                raise ExactStatsError(f"{name} must be a whole number, got {value!r}")
+            value = exact.numerator
     value = int(value)
     if minimum is not None and value < minimum:
         raise ExactStatsError(f"{name} must be >= {minimum}, got {value}")
@@ -70,14 +87,20 @@ def as_fraction(value: Any, name: str) -> Fraction:
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, str):
+        text = value.strip()
+        if not text.isascii() or len(text) > 4000:
+            raise ExactStatsError(f"{name} must be a number such as 0.7 or 7/10, got {value[:40]!r}")
+        exponent = re.search(r"[eE]([+-]?[0-9]+)$", text)
+        if exponent and abs(int(exponent.group(1))) > 4000:
+            raise ExactStatsError(f"{name} must have a decimal exponent within +-4000, got {text!r}")
         try:
-            return Fraction(value.strip())
+            return Fraction(text)
         except (ValueError, ZeroDivisionError):
             raise ExactStatsError(f"{name} must be a number such as 0.7 or 7/10, got {value!r}") from None
     try:  # decimal.Decimal and other exact number types
         return Fraction(value)
-    except (TypeError, ValueError):
-        raise ExactStatsError(f"{name} must be a number, got {value!r}") from None
+    except (TypeError, ValueError, OverflowError, ArithmeticError):
+        raise ExactStatsError(f"{name} must be a finite number, got {value!r}") from None
 
 
 def as_probability(value: Any, name: str, *, open_low: bool = False, open_high: bool = False) -> Fraction:
@@ -131,3 +154,32 @@ def _binary(arr: np.ndarray, name: str) -> np.ndarray:
 def same_length(name_a: str, a: Sequence, name_b: str, b: Sequence) -> None:
     if len(a) != len(b):
         raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
+
+
+def refuse_if_too_big(bits: float, what: str, twin: str, limit: int = MAX_EXACT_BITS) -> None:
+    """Refuse exact work whose integers would exceed ``limit`` bits, naming the float twin."""
+    if bits > limit:
+        raise ExactStatsError(
+            f"{what} needs integers of about {bits:,.0f} bits, over the exact limit of {limit:,}; "
+            f"use {twin} for a float answer"
+        )
+
+
+def log2_comb(n: int, k: int) -> float:
+    """log2 C(n, k), from lgamma (sizes only; never used for a result)."""
+    k = min(k, n - k)
+    if k <= 0:
+        return 0.0
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+
+
+def safe_float(x: Any) -> float:
+    """``float(x)``, or +-inf where the value is beyond the float range (never OverflowError).
+
+    >>> safe_float(Fraction(10**400)), safe_float(Fraction(1, 3))
+    (inf, 0.3333333333333333)
+    """
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf

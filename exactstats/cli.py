@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, NoReturn
 
 from . import __version__
-from ._validate import TIE_RULES, ExactStatsError
+from ._validate import TIE_RULES, ExactStatsError, as_int, safe_float
 from .condorcet import MAJORITY_TIE_RULES
 from .paired import ALTERNATIVES
 from .power import VARIANCE_FORMS
@@ -25,21 +27,65 @@ EPILOG = "Numbers may be integers, fractions (7/10) or decimals (0.7); decimals 
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # negative numbers, fractions and decimals (-1/6, -.5, -1e-3) are values, not options
+        self._negative_number_matcher = re.compile(r"^-(\d+(/\d+)?|\d*\.\d+|\d+(\.\d*)?[eE][+-]?\d+)$")
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2, as for bad values
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+SHORT_DIGITS = 500  # exact values with longer numerator or denominator are summarised unless --exact is given
+
+
+def _digits(n: int) -> int:
+    return max(1, int(abs(n).bit_length() * 0.30103) + 1)
+
+
+def _exact_text(x: Fraction | int, full: bool) -> str | None:
+    """The exact value as text when it is short (or ``full``), else None."""
+    x = Fraction(x)
+    if full:
+        sys.set_int_max_str_digits(0)
+        return str(x)
+    if _digits(x.numerator) <= SHORT_DIGITS and _digits(x.denominator) <= SHORT_DIGITS:
+        return str(x)
+    return None
+
+
+def _show(x: Fraction | int, full: bool) -> str:
+    """Exact value and decimal, or the decimal and the sizes when the exact value is long."""
+    x = Fraction(x)
+    text = _exact_text(x, full)
+    if text is not None:
+        return f"{text}  (= {safe_float(x):.10g})"
+    return (
+        f"{safe_float(x):.10g}  (exact: a {_digits(x.numerator)}-digit / {_digits(x.denominator)}-digit "
+        "fraction; --exact prints it)"
+    )
+
+
+def _json_value(x: Fraction | int | None, full: bool) -> dict:
+    if x is None:
+        return {"exact": None}
+    x = Fraction(x)
+    out: dict[str, Any] = {"exact": _exact_text(x, full), "decimal": safe_float(x)}
+    if out["exact"] is None:
+        out["exact_digits"] = [_digits(x.numerator), _digits(x.denominator)]
+    return out
+
+
 def _emit(args: argparse.Namespace, exact: Any, decimal: float, text: str, **extra: Any) -> None:
     if args.json:
-        payload = {"exact": str(exact) if isinstance(exact, (Fraction, int)) else None, "decimal": float(decimal)}
-        payload.update(extra)
+        payload = {
+            **_json_value(exact if isinstance(exact, (Fraction, int)) else None, args.exact),
+            "decimal": safe_float(decimal),
+            **extra,
+        }
         print(json.dumps(payload))
     else:
         print(text)
-
-
-def _fmt(x: Fraction) -> str:
-    return f"{x}  (= {float(x):.10g})"
 
 
 def cmd_passk(args: argparse.Namespace) -> None:
@@ -47,34 +93,23 @@ def cmd_passk(args: argparse.Namespace) -> None:
 
     unbiased = pass_at_k(args.n, args.c, args.k)
     plugin = pass_at_k_plugin(args.n, args.c, args.k)
-    text = f"pass@{args.k} (unbiased)  {_fmt(unbiased)}\npass@{args.k} (plug-in)   {_fmt(plugin)}"
-    _emit(args, unbiased, float(unbiased), text, plugin={"exact": str(plugin), "decimal": float(plugin)})
+    text = f"pass@{args.k} (unbiased)  {_show(unbiased, args.exact)}\npass@{args.k} (plug-in)   {_show(plugin, args.exact)}"
+    _emit(args, unbiased, safe_float(unbiased), text, plugin=_json_value(plugin, args.exact))
 
 
 def cmd_condorcet(args: argparse.Namespace) -> None:
     from .condorcet import majority_probability
 
     p = majority_probability(args.p, args.k, ties=args.ties)
-    _emit(args, p, float(p), f"P(majority of {args.k} right)  {_fmt(p)}")
+    _emit(args, p, safe_float(p), f"P(majority of {args.k} right)  {_show(p, args.exact)}")
 
 
 def cmd_mcnemar(args: argparse.Namespace) -> None:
     from .paired import mcnemar_p_value
 
     p = mcnemar_p_value(args.b, args.c, alternative=args.alternative, mid_p=args.mid_p)
-    exact = (
-        f"{p}"
-        if len(str(p)) <= 200
-        else f"{p.numerator.bit_length()}-bit numerator / 2^{p.denominator.bit_length() - 1}"
-    )
-    _emit(
-        args,
-        p,
-        float(p),
-        f"exact McNemar p ({args.alternative}{', mid-p' if args.mid_p else ''})  {exact}  (= {float(p):.6g})",
-        b=args.b,
-        c=args.c,
-    )
+    label = f"exact McNemar p ({args.alternative}{', mid-p' if args.mid_p else ''})"
+    _emit(args, p, safe_float(p), f"{label}  {_show(p, args.exact)}", b=as_int(args.b, "b"), c=as_int(args.c, "c"))
 
 
 def cmd_power(args: argparse.Namespace) -> None:
@@ -90,16 +125,19 @@ def cmd_power(args: argparse.Namespace) -> None:
         z_power=args.z_power,
     )
     exact = r.value if isinstance(r.value, Fraction) else None
-    text = f"questions needed  {r.n}  (formula value {float(r.value):.6g}; z_alpha = {float(r.z_alpha):.6g}, z_power = {float(r.z_power):.6g})"
-    _emit(args, exact, float(r.value), text, n=r.n)
+    text = (
+        f"questions needed  {r.n}  (formula value {safe_float(r.value):.6g}; "
+        f"z_alpha = {safe_float(r.z_alpha):.6g}, z_power = {safe_float(r.z_power):.6g})"
+    )
+    _emit(args, exact, safe_float(r.value), text, n=r.n)
 
 
 def cmd_neff(args: argparse.Namespace) -> None:
     from .correlation import design_effect, effective_votes
 
     n = effective_votes(args.k, args.phi)
-    text = f"effective votes  {_fmt(n)}\ndesign effect    {_fmt(design_effect(args.k, args.phi))}"
-    _emit(args, n, float(n), text)
+    text = f"effective votes  {_show(n, args.exact)}\ndesign effect    {_show(design_effect(args.k, args.phi), args.exact)}"
+    _emit(args, n, safe_float(n), text)
 
 
 def cmd_wilson(args: argparse.Namespace) -> None:
@@ -149,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
     def add(name: str, func: Callable, help_: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
         p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--exact", action="store_true", help="print exact values in full, however long")
         p.set_defaults(func=func)
         return p
 
@@ -190,8 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("wilson", cmd_wilson, "Wilson score interval for K right out of N")
     p.add_argument("k", help="questions right")
     p.add_argument("n", help="questions asked")
-    p.add_argument("--z", help="z value (exact rational, e.g. 1.96); default: normal quantile of --confidence")
-    p.add_argument("--confidence", default="0.95")
+    z_or_level = p.add_mutually_exclusive_group()
+    z_or_level.add_argument("--z", help="z value (exact rational in (0, 40], e.g. 1.96)")
+    z_or_level.add_argument("--confidence", help="confidence level whose normal quantile is z (default 0.95)")
 
     p = add("prove", cmd_prove, "check the machine-checked proofs (SymPy)")
     p.add_argument("names", nargs="*", help="proof names (see --list)")
@@ -210,16 +250,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Expected input failures: bad values, unreadable or missing files. Anything else is a bug and shows its traceback.
+EXPECTED_FAILURES = (ExactStatsError, OSError, UnicodeDecodeError)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command: exit 0, or 2 with one line on stderr for bad input."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version (0) or a usage error (2, one line already printed)
+        return int(done.code or 0)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # for the report's provenance line
     try:
         args.func(args)
-    except ExactStatsError as exc:
-        print(f"exactstats {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        print(f"exactstats {args.command}: error: {exc}", file=sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `exactstats report ... | head`: the reader left; not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except EXPECTED_FAILURES as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"exactstats {args.command}: error: {message}", file=sys.stderr)
         return 2
     return 0
 

@@ -18,10 +18,11 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from ._validate import ExactStatsError, as_int, as_probability, as_tie_rule
+from ._validate import ExactStatsError, as_int, as_probability, as_tie_rule, refuse_if_too_big
 
 __all__ = [
     "majority_probability",
+    "majority_probability_float",
     "majority_probability_heterogeneous",
     "poisson_binomial_pmf",
     "plurality_probability",
@@ -57,11 +58,42 @@ def majority_probability(p: Any, k: int, ties: str | None = None) -> Fraction:
     p = as_probability(p, "p")
     k = as_int(k, "k", minimum=1)
     credit = _tie_credit(k, ties)
-    q = 1 - p
-    total = sum((comb(k, i) * p**i * q ** (k - i) for i in range(k // 2 + 1, k + 1)), Fraction(0))
+    a, d = p.numerator, p.denominator
+    # k/2 steps on integers of k * log2(d) bits: quadratic, so a lower limit than a single product
+    refuse_if_too_big(k * d.bit_length(), f"majority_probability with k = {k}", "majority_probability_float", 1 << 19)
+    # Count by wrong voters j < k/2: sum_j C(k, j) (d-a)^j a^(k-j) / d^k, as one running integer sum
+    # (each term from the last by exact integer steps), not a Fraction per term.
+    wrong, right = d - a, a
+    if right == 0:
+        return Fraction(0)
+    term = right**k  # j = 0
+    total = 0
+    for j in range(0, (k - 1) // 2 + 1):
+        total += term
+        term = term * (k - j) * wrong // ((j + 1) * right)
+    result = Fraction(total, d**k)
     if k % 2 == 0 and credit:
-        total += credit * comb(k, k // 2) * p ** (k // 2) * q ** (k // 2)
-    return total
+        result += credit * Fraction(comb(k, k // 2) * (a * wrong) ** (k // 2), d**k)
+    return result
+
+
+def majority_probability_float(p: Any, k: int, ties: str | None = None) -> float:
+    """Float twin of :func:`majority_probability` (scipy's binomial survival function), for any ``k``.
+
+    >>> round(majority_probability_float("0.7", 3), 6)
+    0.784
+    >>> round(majority_probability_float("0.51", 1_000_001), 6)
+    1.0
+    """
+    from scipy.stats import binom
+
+    p = as_probability(p, "p")
+    k = as_int(k, "k", minimum=1)
+    credit = _tie_credit(k, ties)
+    value = float(binom.sf(k // 2, k, float(p)))
+    if k % 2 == 0 and credit:
+        value += float(credit) * float(binom.pmf(k // 2, k, float(p)))
+    return value
 
 
 def poisson_binomial_pmf(accuracies: Sequence[Any]) -> list[Fraction]:

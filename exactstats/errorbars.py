@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
 from ._normal import z_value_float
-from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
+from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, safe_float, same_length
 
 __all__ = [
     "accuracy_variance",
@@ -107,12 +107,17 @@ def clt_interval_float(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) 
     return Interval(p - z * se, p + z * se)
 
 
+MAX_Z = 40  # a z beyond this is a confidence level within 1e-300 of one
+
+
 def _z_exact(z: Any, confidence: Any) -> sympy.Expr:
     if z is None:
-        return _rational(as_fraction(z_value_float(confidence), "z"))
+        return _rational(as_fraction(z_value_float("0.95" if confidence is None else confidence), "z"))
+    if confidence is not None:
+        raise ExactStatsError("give z or confidence, not both (z is the quantile of a confidence level)")
     zf = as_fraction(z, "z")
-    if zf <= 0:
-        raise ExactStatsError(f"z must be > 0, got {zf}")
+    if not 0 < zf <= MAX_Z:
+        raise ExactStatsError(f"z must lie in (0, {MAX_Z}], got {safe_float(zf):g}")
     return _rational(zf)
 
 
@@ -122,12 +127,13 @@ def _rational(f: Fraction) -> sympy.Rational:
     return sympy.Rational(f.numerator, f.denominator)
 
 
-def wilson_interval(k: int, n: int, z: Any = None, confidence: Any = "0.95") -> Interval:
+def wilson_interval(k: int, n: int, z: Any = None, confidence: Any = None) -> Interval:
     """Wilson score interval as exact SymPy expressions.
 
     ``(p + z^2/2n -+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)``. Give ``z`` as a
-    rational (``"1.96"``) for a closed form in it; by default ``z`` is the normal
-    quantile for ``confidence``, taken as the exact decimal of its float.
+    rational (``"1.96"``) for a closed form in it; otherwise ``z`` is the normal
+    quantile for ``confidence`` (default 0.95), taken as the exact decimal of its float.
+    Giving both is an error.
 
     >>> lo, hi = wilson_interval(7, 10, z="1.96")
     >>> round(float(lo), 4), round(float(hi), 4)

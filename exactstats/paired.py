@@ -24,11 +24,12 @@ import numpy as np
 
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
 from ._normal import z_value_float
-from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability
+from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability, refuse_if_too_big
 
 __all__ = [
     "discordance",
     "mcnemar_p_value",
+    "mcnemar_p_value_float",
     "DifferenceInterval",
     "paired_difference_interval",
     "unpaired_difference_interval",
@@ -75,6 +76,7 @@ def mcnemar_p_value(b: int, c: int, alternative: str = "two-sided", mid_p: bool 
     m = b + c
     if m == 0:
         return Fraction(1)
+    refuse_if_too_big(m, f"mcnemar_p_value with b + c = {m}", "mcnemar_p_value_float")
     if alternative == "two-sided":
         t = min(b, c)
         tail = binomial_lower_sum(m, t)  # P(B <= t) * 2**m
@@ -87,6 +89,29 @@ def mcnemar_p_value(b: int, c: int, alternative: str = "two-sided", mid_p: bool 
         numerator = 2 * numerator - comb(m, t)
         return dyadic_fraction(numerator, m + 1)
     return dyadic_fraction(numerator, m)
+
+
+def mcnemar_p_value_float(b: int, c: int, alternative: str = "two-sided", mid_p: bool = False) -> float:
+    """Float twin of :func:`mcnemar_p_value` (scipy's binomial distribution), for any ``b + c``.
+
+    >>> round(mcnemar_p_value_float(10, 2), 6)
+    0.038574
+    >>> mcnemar_p_value_float(500_000_000, 400_000_000) < 1e-300
+    True
+    """
+    from scipy.stats import binom
+
+    b = as_int(b, "b", minimum=0)
+    c = as_int(c, "c", minimum=0)
+    alternative = as_choice(alternative, "alternative", ALTERNATIVES)
+    if not isinstance(mid_p, bool):
+        raise ExactStatsError(f"mid_p must be True or False, got {mid_p!r}")
+    m = b + c
+    if m == 0:
+        return 1.0
+    t = min(b, c) if alternative == "two-sided" else (c if alternative == "greater" else b)
+    tail = float(binom.cdf(t, m, 0.5)) - (0.5 * float(binom.pmf(t, m, 0.5)) if mid_p else 0.0)
+    return min(1.0, 2 * tail) if alternative == "two-sided" else tail
 
 
 def _cap(p: Fraction) -> Fraction:

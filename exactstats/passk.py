@@ -26,19 +26,30 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability
+from ._validate import (
+    ExactStatsError,
+    as_binary_vector,
+    as_choice,
+    as_int,
+    as_probability,
+    log2_comb,
+    refuse_if_too_big,
+)
 
 __all__ = [
     "pass_at_k",
     "pass_at_k_plugin",
     "pass_at_k_subsets",
     "expected_pass_at_k",
+    "expected_pass_at_k_float",
+    "ESTIMATORS",
     "pass_at_k_float",
     "mean_pass_at_k",
     "mean_pass_at_k_float",
     "SubsetCount",
 ]
 
+ESTIMATORS = ("unbiased", "plugin")
 # Above this many subsets, brute force is refused rather than left to run for hours.
 MAX_SUBSETS = 2_000_000
 
@@ -62,6 +73,9 @@ def pass_at_k(n: int, c: int, k: int) -> Fraction:
     n, c, k = _check_nck(n, c, k)
     if k > n:
         raise ExactStatsError(f"k must be <= n = {n} (the unbiased estimator draws k of the n samples), got k = {k}")
+    if n - c < k:
+        return Fraction(1)  # every k-subset holds a pass
+    refuse_if_too_big(log2_comb(n, k), f"pass_at_k({n}, {c}, {k})", "pass_at_k_float")
     return 1 - Fraction(comb(n - c, k), comb(n, k))
 
 
@@ -129,12 +143,37 @@ def expected_pass_at_k(n: int, k: int, p: Any, estimator: str = "unbiased") -> F
     n = as_int(n, "n", minimum=1)
     k = as_int(k, "k", minimum=1)
     p = as_probability(p, "p")
-    estimator = as_choice(estimator, "estimator", ("unbiased", "plugin"))
+    estimator = as_choice(estimator, "estimator", ESTIMATORS)
     if estimator == "unbiased" and k > n:
         raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    refuse_if_too_big(
+        n * (p.denominator.bit_length() + k.bit_length() + n.bit_length()),
+        f"expected_pass_at_k with n = {n}",
+        "expected_pass_at_k_float",
+    )
     f = pass_at_k if estimator == "unbiased" else pass_at_k_plugin
     q = 1 - p
     return sum((comb(n, c) * p**c * q ** (n - c) * f(n, c, k) for c in range(n + 1)), Fraction(0))
+
+
+def expected_pass_at_k_float(n: int, k: int, p: Any, estimator: str = "unbiased") -> float:
+    """Float twin of :func:`expected_pass_at_k` (binomial weights from scipy), for any ``n``.
+
+    >>> round(expected_pass_at_k_float(5, 2, "2/5", estimator="plugin"), 6)
+    0.592
+    """
+    from scipy.stats import binom
+
+    n = as_int(n, "n", minimum=1)
+    k = as_int(k, "k", minimum=1)
+    p = as_probability(p, "p")
+    estimator = as_choice(estimator, "estimator", ESTIMATORS)
+    if estimator == "unbiased" and k > n:
+        raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    cs = np.arange(n + 1)
+    weights = binom.pmf(cs, n, float(p))
+    values = pass_at_k_float(np.full(n + 1, n), cs, k) if estimator == "unbiased" else 1 - (1 - cs / n) ** k
+    return float(np.dot(weights, values))
 
 
 def mean_pass_at_k(table: Iterable[tuple[int, int]], k: int) -> Fraction:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._binomial import truncated_binomial_sums
 from ._normal import one_sided_z_float, z_value_float
-from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability
+from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, safe_float
 
 __all__ = [
     "QuestionsNeeded",
@@ -35,6 +35,8 @@ __all__ = [
 ]
 
 VARIANCE_FORMS = ("q", "q-d2")
+MIN_GAP = Fraction(1, 10**9)  # an accuracy gap below one in a billion is not a gap anyone can measure
+MAX_Z = 40
 
 
 class QuestionsNeeded(NamedTuple):
@@ -51,14 +53,22 @@ def _z_pair(alpha: Any, power: Any, z_alpha: Any, z_power: Any) -> tuple[Any, An
     power = as_probability(power, "power", open_low=True, open_high=True)
     za = as_fraction(z_alpha, "z_alpha") if z_alpha is not None else z_value_float(1 - alpha)
     zb = as_fraction(z_power, "z_power") if z_power is not None else one_sided_z_float(power)
+    if not 0 < za <= MAX_Z:
+        raise ExactStatsError(f"z_alpha must lie in (0, {MAX_Z}] (a two-sided critical value), got {safe_float(za):g}")
+    if not -MAX_Z <= zb <= MAX_Z or za + zb <= 0:
+        raise ExactStatsError(
+            f"z_power must lie in [-{MAX_Z}, {MAX_Z}] with z_alpha + z_power > 0, got {safe_float(zb):g}"
+        )
     return za, zb
 
 
 def _q_d(q: Any, d: Any) -> tuple[Fraction, Fraction]:
     q = as_probability(q, "q", open_low=True)
     d = as_fraction(d, "d")
-    if d == 0 or abs(d) > q:
-        raise ExactStatsError(f"d must be nonzero with |d| <= q = {q} (a difference needs disagreements), got {d}")
+    if abs(d) < MIN_GAP or abs(d) > q:
+        raise ExactStatsError(
+            f"d must satisfy {MIN_GAP} <= |d| <= q = {q} (a difference needs disagreements), got {safe_float(d):g}"
+        )
     return q, abs(d)
 
 
@@ -84,13 +94,10 @@ def questions_needed(
     variance = as_choice(variance, "variance", VARIANCE_FORMS)
     za, zb = _z_pair(alpha, power, z_alpha, z_power)
     v = q if variance == "q" else q - d * d
-    if isinstance(za, Fraction) and isinstance(zb, Fraction):
-        value = (za + zb) ** 2 * v / (d * d)
-        n = math.ceil(value)
-    else:
-        value = (float(za) + float(zb)) ** 2 * float(v) / float(d * d)
-        n = math.ceil(value)
-    return QuestionsNeeded(n, value, za, zb)
+    # exact arithmetic either way (a float z taken at its exact binary value), so tiny gaps cannot divide by zero
+    exact = (Fraction(za) + Fraction(zb)) ** 2 * v / (d * d)
+    value = exact if isinstance(za, Fraction) and isinstance(zb, Fraction) else safe_float(exact)
+    return QuestionsNeeded(math.ceil(exact), value, za, zb)
 
 
 def interval_half_width_float(n: int, q: Any, d: Any = 0, confidence: Any = "0.95") -> float:

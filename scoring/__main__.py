@@ -17,6 +17,28 @@ EPILOG = """examples:
 """
 
 
+def check_model(spec: str) -> None:
+    """Refuse a --model that is neither a packaged name, a file, a folder nor a Hub id (ORG/NAME)."""
+    from .models import PACKAGED_MODELS
+
+    if spec in PACKAGED_MODELS or Path(spec).exists() or (spec.count("/") == 1 and not spec.startswith((".", "/"))):
+        return
+    raise ValueError(
+        f"--model {spec!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), "
+        "an existing .gguf file or folder, or a Hub id ORG/NAME"
+    )
+
+
+def quiet_libraries() -> None:
+    """--no-progress: silence the progress bars that transformers and huggingface_hub draw themselves."""
+    import os
+
+    os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
+
+
 def cmd_models(args) -> int:
     from .models import PACKAGED_MODELS, ModelUnavailable
 
@@ -42,6 +64,9 @@ def cmd_run(args) -> int:
     from .run import RunConfig, question_set_hash, run_folder, run_settings, score_questions
     from .scorer import load_model, resolve_device_dtype, resolve_source
 
+    check_model(args.model)
+    if args.no_progress:
+        quiet_libraries()
     cfg = RunConfig(
         model=args.model,
         questions_source=args.questions,
@@ -98,7 +123,6 @@ def cmd_run(args) -> int:
 def cmd_generate(args) -> int:
     from .generate import GenerationConfig, generate_completions, generation_folder, generation_settings
     from .humaneval import load_problems, problems_hash
-    from .models import PACKAGED_MODELS
     from .scorer import load_model, resolve_device_dtype, resolve_source
 
     cfg = GenerationConfig(
@@ -115,10 +139,9 @@ def cmd_generate(args) -> int:
         limit=args.limit,
     )
     cfg.validate()
-    if args.model not in PACKAGED_MODELS and not Path(args.model).exists() and "/" not in args.model:
-        raise ValueError(
-            f"--model {args.model!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), a file or a folder"
-        )
+    check_model(args.model)
+    if args.no_progress:
+        quiet_libraries()
     every = load_problems(args.problems)
     problems = every[: args.limit]
     _, _, sha, name = resolve_source(args.model)

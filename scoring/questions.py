@@ -249,8 +249,20 @@ def load_hub(
 
 
 def load_questions(source: str | Path) -> list[Question]:
-    """Dispatch on the source: ``redux`` / a folder of ``mmlu_*.csv`` / a folder of ``*_test.csv`` / a ``.jsonl`` / ``hub:NAME``."""
-    source = str(source)
+    """Dispatch on the source: ``redux`` / a folder of ``mmlu_*.csv`` / a folder of ``*_test.csv`` / a ``.jsonl`` / ``hub:NAME``.
+
+    Question ids must be unique: a repeated id is an error naming it (rows are keyed by id).
+    """
+    questions = _load_questions(str(source))
+    seen: set[str] = set()
+    for q in questions:
+        if q.id in seen:
+            raise QuestionFormatError(f"{source}: question id {q.id!r} appears more than once; ids must be unique")
+        seen.add(q.id)
+    return questions
+
+
+def _load_questions(source: str) -> list[Question]:
     if source in {"redux", "mmlu-redux"}:
         return load_redux()
     if source.startswith("hub:"):

@@ -89,7 +89,7 @@ def test_singleton_clusters_reduce_to_plain_variance():
     [
         (lambda: accuracy_variance(3, 2), "k must be <= 2"),
         (lambda: accuracy_variance(1, 1, ddof=1), "n must be > ddof"),
-        (lambda: wilson_interval(1, 10, z="-1"), "z must be > 0"),
+        (lambda: wilson_interval(1, 10, z="-1"), r"z must lie in \(0, 40\]"),
         (lambda: clopper_pearson_interval(1, 10, precision="2"), r"precision must lie in \(0, 1\)"),
         (lambda: clustered_variance([1, 0], ["a"]), "same length"),
         (lambda: clustered_variance([], []), "at least one"),

@@ -115,7 +115,7 @@ def test_subsets_listed():
         (lambda: pass_at_k(5, 6, 1), "c must be <= 5"),
         (lambda: pass_at_k(5, -1, 1), "c must be >= 0"),
         (lambda: pass_at_k(5, 1, 0), "k must be >= 1"),
-        (lambda: pass_at_k(5.0, 1, 1), "n must be a whole number"),
+        (lambda: pass_at_k(5.5, 1, 1), "n must be a whole number"),
         (lambda: pass_at_k_plugin(0, 0, 1), "n must be >= 1"),
         (lambda: pass_at_k_subsets([1, 2], 1), "only 0 and 1"),
         (lambda: pass_at_k_subsets([], 1), "at least one sample"),

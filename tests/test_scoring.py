@@ -397,3 +397,28 @@ def test_data_check_reexecutes_stored_completions():
 
     ok, report = check_passk(ROOT / "data", n=12)
     assert ok, report
+
+
+def test_duplicate_question_ids_are_refused(tmp_path):
+    from scoring.questions import load_questions
+
+    path = tmp_path / "q.jsonl"
+    row = {"subject": "s", "question": "Q?", "choices": ["a", "b", "c", "d"], "answer": 0, "id": "s/1"}
+    path.write_text(json.dumps(row) + "\n" + json.dumps(row) + "\n")
+    with pytest.raises(QuestionFormatError, match="'s/1' appears more than once"):
+        load_questions(path)
+
+
+def test_unknown_model_lists_the_packaged_ones(tmp_path):
+    p = cli("run", "--model", "no-such-model", "--questions", "redux", "--out", str(tmp_path / "o"))
+    assert p.wait(timeout=120) == 2
+    err = p.stderr.read().strip().splitlines()
+    assert len(err) == 1 and "smollm2-135m-instruct" in err[0]
+
+
+def test_no_progress_silences_every_bar(tiny, questions_file, tmp_path):
+    p = cli("run", "--model", str(tiny), "--questions", str(questions_file), "--n", "3", "--threads", "1",
+            "--no-progress", "--out", str(tmp_path / "o"))
+    assert p.wait(timeout=300) == 0
+    err = p.stderr.read()
+    assert "it/s" not in err and "%|" not in err, err

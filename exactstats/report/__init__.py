@@ -51,7 +51,19 @@ def main(args: argparse.Namespace) -> None:
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
     if rs.dropped:
         print(f"exactstats report: dropped {rs.dropped} questions not shared by every model", file=sys.stderr)
-    report = analyse(rs, draws=args.draws, seed=args.seed, progress=sys.stderr.isatty())
+    import datetime
+    import shlex
+
+    from .. import __version__
+
+    provenance = {
+        "version": __version__,
+        "date": datetime.date.today().isoformat(),
+        "command": "exactstats "
+        + " ".join(shlex.quote(a) for a in getattr(args, "argv", None) or ["report", *args.inputs]),
+        "inputs": list(args.inputs),
+    }
+    report = analyse(rs, draws=args.draws, seed=args.seed, progress=sys.stderr.isatty(), provenance=provenance)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(to_html(report))

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_int
+from .._validate import ExactStatsError, as_int
 from ..correlation import effective_votes_eigen_float, mean_phi_float, phi_matrix_float
 from ..errorbars import clustered_interval_float, wilson_interval
 from ..paired import (
@@ -33,6 +33,7 @@ from .importers import ResultSet
 
 ALPHA = Fraction(1, 20)
 REDRAW_CHUNK = 100
+FEW_CLUSTERS = 20  # below this many clusters the clustered standard error is itself unreliable
 
 
 def short_exact(p: Fraction) -> str:
@@ -59,6 +60,7 @@ class LeaderboardEntry:
     wilson95: list[float]
     clustered95: list[float] | None = None
     clusters: int | None = None
+    clustered_clipped: bool = False  # the normal interval left [0, 1] and was cut back to it (said in the report)
 
 
 @dataclass
@@ -100,6 +102,8 @@ class Report:
     leader_stays_first: dict | None = None
     phi: dict | None = None
     majority_vote: dict | None = None
+    provenance: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -115,7 +119,9 @@ def leaderboard(C: np.ndarray, models: list[str], clusters: np.ndarray | None) -
         r = int(row.sum())
         entry = LeaderboardEntry(m, r, q, r / q, str(Fraction(r, q)), list(wilson_interval(r, q).as_floats()))
         if clusters is not None:
-            entry.clustered95 = list(clustered_interval_float(row.tolist(), clusters.tolist()))
+            lo, hi = clustered_interval_float(row.tolist(), clusters.tolist())
+            entry.clustered95 = [max(0.0, lo), min(1.0, hi)]
+            entry.clustered_clipped = lo < 0 or hi > 1
             entry.clusters = len(set(clusters.tolist()))
         board.append(entry)
     return board
@@ -184,18 +190,25 @@ def error_correlation(C: np.ndarray) -> dict | None:
         return None  # phi is undefined for a model that is always right or always wrong
     k = C.shape[0]
     mp = mean_phi_float(E)
+    # k / (1 + (k-1) phi) is the effective number of votes for phi >= 0 (the book's proof); a negative
+    # mean phi (models right on different questions, e.g. letter pickers with different favourites)
+    # has no "votes" reading, so none is reported
     return {
         "matrix": phi_matrix_float(E).round(6).tolist(),
         "mean": mp,
-        "effective_votes": k / (1 + (k - 1) * mp),
-        "effective_votes_eigen": effective_votes_eigen_float(E),
+        "effective_votes": k / (1 + (k - 1) * mp) if mp >= 0 else None,
+        "effective_votes_eigen": effective_votes_eigen_float(E) if mp >= 0 else None,
         "ceiling": (1 / mp) if mp > 0 else None,
     }
 
 
-def analyse(rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = False) -> Report:
+def analyse(
+    rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = False, provenance: dict | None = None
+) -> Report:
     """Every analysis of the report on one result set; models are ranked by accuracy, best first."""
     draws = as_int(draws, "draws", minimum=1)
+    if rs.correct.shape[1] < 2:
+        raise ExactStatsError(f"the report needs at least 2 shared questions, got {rs.correct.shape[1]}")
     order = np.argsort(-rs.correct.sum(axis=1), kind="stable")
     C = rs.correct[order]
     models = [rs.models[i] for i in order]
@@ -226,4 +239,25 @@ def analyse(rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = Fa
             vote = binary_majority_accuracy(C)
             kind = "majority of right/wrong (no chosen options in the input)"
         report.majority_vote = {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
+    report.provenance = dict(provenance or {})
+    report.notes = reading_notes(report)
     return report
+
+
+def reading_notes(r: Report) -> list[str]:
+    """What a reader must know to read the numbers right, chosen from the results."""
+    out = []
+    if any(e.clustered_clipped for e in r.leaderboard):
+        out.append("Some clustered intervals left [0, 1] (normal approximation) and are shown cut back to it.")
+    few = [e.clusters for e in r.leaderboard if e.clusters is not None and e.clusters < FEW_CLUSTERS]
+    if few:
+        out.append(
+            f"Only {few[0]} clusters: a clustered standard error from fewer than {FEW_CLUSTERS} clusters is "
+            "itself unreliable; read the clustered intervals as rough."
+        )
+    if r.phi and r.phi["effective_votes"] is None:
+        out.append(
+            f"The mean error correlation is negative ({r.phi['mean']:.3f}): the models tend to be wrong on "
+            "different questions, and 'effective votes' (defined for phi >= 0) does not apply."
+        )
+    return out

@@ -86,6 +86,7 @@ def paired_unpaired_figure(
     diffs: Sequence[float],
     paired: Sequence[tuple[float, float]],
     unpaired: Sequence[tuple[float, float]],
+    title: str | None = None,
 ):
     """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points."""
     plt = _plt()
@@ -99,6 +100,8 @@ def paired_unpaired_figure(
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, labels)
     ax.set_xlabel("accuracy gap (points): grey unpaired, navy paired 95% interval")
+    if title:
+        ax.set_title(title)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig

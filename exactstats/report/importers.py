@@ -2,24 +2,30 @@
 
 Everything becomes a :class:`ResultSet`: model names, question ids, and a models x
 questions 0/1 matrix, with per-question clusters, chosen options and keys when the
-input has them. Question sets must match across models: a mismatch or a duplicated
-id is an error naming the file (``intersect=True`` keeps the common questions on
+input has them. Nothing is renamed, clipped or dropped silently: a duplicated column
+or id, an empty model name, a value that is not 0/1, a ``correct`` that contradicts
+``chosen`` and ``answer``, or question sets that differ across models is an error
+naming the file and the row (``intersect=True`` keeps the common questions on
 purpose and says how many were dropped). Formats:
 
-- wide table (``.csv`` / ``.parquet``): first column ``model``, one column per question id, 0/1;
+- wide table (``.csv`` / ``.parquet``): a ``model`` column, then one column per question id, 0/1;
 - long table: columns ``model``, ``question_id``, ``correct`` and optionally ``subject`` or
-  ``cluster``, ``chosen``, ``answer``;
-- lm-evaluation-harness ``--log_samples`` output (``samples_*.jsonl``): one JSON object per
-  line with ``doc_id`` and a 0/1 metric (``acc`` by default), as written by lm-eval's
-  ``EvaluationTracker``; the model name comes from ``NAME=path`` on the command line, else
-  from the ``results_*.json`` beside it, else from the folder name;
+  ``cluster``, ``chosen``, ``answer`` (option indices 0, 1, ... or letters A, B, ...);
+- lm-evaluation-harness ``--log_samples`` output: ``samples_{task}_{time}.jsonl`` files (one
+  JSON object per line with ``doc_id`` and a 0/1 metric, ``acc`` by default), or a folder
+  of them (``--output_path``; one sub-folder per model). A model's tasks are merged (ids
+  become ``task/doc_id``); its name comes from ``NAME=path``, else from the
+  ``results_*.json`` beside the samples, else from the folder name;
 - Inspect AI eval logs (``.json`` written with ``--log-format=json``, or the zipped ``.eval``
   format): ``eval.model`` names the model, each sample's first score is C (correct) / I
-  (incorrect) or a number 0/1; samples of several epochs become ``id#epoch``.
+  (incorrect) or a number 0/1. With several epochs each (sample, epoch) is a column
+  ``id#epoch`` and the question id is its cluster, so intervals treat repeated samples of
+  one question as one unit.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import zipfile
 from collections.abc import Sequence
@@ -52,59 +58,114 @@ class _ModelRows:
     model: str
     source: str
     ids: list[str]
-    correct: list[int]
+    correct: np.ndarray
     cluster: list[Any] | None = None
-    chosen: list[int] | None = None
-    answer: list[int] | None = None
+    chosen: np.ndarray | None = None
+    answer: np.ndarray | None = None
+    kind: str = "table"  # table | lm-eval | inspect; an lm-eval model's task files are merged
 
 
-def _binary(value: Any, where: str) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ExactStatsError(f"{where}: correctness must be 0 or 1, got {value!r}") from None
-    if v not in (0.0, 1.0):
-        raise ExactStatsError(f"{where}: correctness must be 0 or 1, got {value!r}")
-    return int(v)
+def _binary_array(values: Any, where: Any) -> np.ndarray:
+    """0/1 int64 array from a column or block; ``where(index)`` names the first bad cell."""
+    arr = np.asarray(values)
+    if arr.dtype == bool:
+        return arr.astype(np.int64)
+    num = pd.DataFrame(arr).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float).reshape(arr.shape)
+    bad = ~np.isin(num, (0.0, 1.0))
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = arr[idx].item() if isinstance(arr[idx], np.generic) else arr[idx]
+        raise ExactStatsError(f"{where(idx)}: correctness must be 0 or 1, got {value!r}")
+    return num.astype(np.int64)
+
+
+def _options(values: pd.Series, what: str, where: Any) -> np.ndarray:
+    """Option indices from 0, 1, ... or letters A, B, ...; anything else is an error naming the row."""
+    out = np.empty(len(values), dtype=np.int64)
+    for i, v in enumerate(values.tolist()):
+        text = str(v).strip()
+        if len(text) == 1 and text.isascii() and text.isalpha():
+            out[i] = ord(text.upper()) - ord("A")
+            continue
+        try:
+            f = float(text)
+        except ValueError:
+            f = float("nan")
+        if not (f >= 0 and f == int(f)):
+            raise ExactStatsError(
+                f"{where(i)}: {what} must be an option index (0, 1, ...) or letter (A, B, ...), got {v!r}"
+            )
+        out[i] = int(f)
+    return out
 
 
 def _read_table(path: Path) -> pd.DataFrame:
     if path.stat().st_size == 0:
         raise ExactStatsError(f"{path}: empty file")
     try:
-        df = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_csv(path, dtype={"question_id": str})
-    except (ValueError, pd.errors.ParserError) as exc:
-        raise ExactStatsError(f"{path}: cannot read table ({exc})") from None
+        if path.suffix == ".parquet":
+            df = pd.read_parquet(path)
+        else:
+            with open(path, newline="", encoding="utf-8") as f:
+                header = next(csv.reader(f), [])
+            dups = sorted({h for h in header if header.count(h) > 1})
+            if dups:
+                raise ExactStatsError(f"{path}: column {dups[0]!r} appears more than once in the header")
+            df = pd.read_csv(path, dtype={"model": str, "question_id": str}, keep_default_na=False, na_values=[""])
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        if isinstance(exc, ExactStatsError):
+            raise
+        raise ExactStatsError(f"{path}: cannot read table ({' '.join(str(exc).split())[:200]})") from None
+    if df.index.name == "model":
+        df = df.reset_index()
     if df.empty:
         raise ExactStatsError(f"{path}: no rows")
+    if "model" in df.columns:
+        empty = df["model"].isna() | (df["model"].astype(str).str.strip() == "")
+        if empty.any():
+            raise ExactStatsError(f"{path}, row {int(np.flatnonzero(empty)[0]) + 2}: empty model name")
     return df
+
+
+def _from_long(path: Path, df: pd.DataFrame) -> list[_ModelRows]:
+    cols = set(df.columns)
+    cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
+    df = df.reset_index(drop=True)
+    row = lambda i: f"{path}, row {i + 2}"  # noqa: E731 - CSV line numbers (header is line 1)
+    correct = _binary_array(df["correct"].to_numpy(), lambda idx: f"{row(idx[0])} (model {df['model'].iloc[idx[0]]})")
+    chosen = _options(df["chosen"], "chosen", lambda i: row(i)) if "chosen" in cols else None
+    answer = _options(df["answer"], "answer", lambda i: row(i)) if "answer" in cols else None
+    if chosen is not None and answer is not None:
+        wrong = np.flatnonzero(correct != (chosen == answer))
+        if len(wrong):
+            i = int(wrong[0])
+            raise ExactStatsError(
+                f"{row(i)}: correct = {correct[i]} contradicts chosen = {df['chosen'].tolist()[i]!r} "
+                f"and answer = {df['answer'].tolist()[i]!r}"
+            )
+    if df["question_id"].isna().any():
+        raise ExactStatsError(f"{row(int(np.flatnonzero(df['question_id'].isna())[0]))}: empty question_id")
+    out = []
+    for model, idx in df.groupby("model", sort=False).indices.items():
+        out.append(
+            _ModelRows(
+                str(model),
+                str(path),
+                df["question_id"].astype(str).to_numpy()[idx].tolist(),
+                correct[idx],
+                df[cluster_col].to_numpy()[idx].tolist() if cluster_col else None,
+                chosen[idx] if chosen is not None else None,
+                answer[idx] if answer is not None else None,
+            )
+        )
+    return out
 
 
 def _from_table(path: Path) -> list[_ModelRows]:
     df = _read_table(path)
-    if df.index.name == "model":
-        df = df.reset_index()
     cols = set(df.columns)
-    if {"model", "question_id", "correct"} <= cols:  # long
-        cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
-        out = []
-        for model, rows in df.groupby("model", sort=False):
-            ids = rows["question_id"].astype(str).tolist()
-            correct = [_binary(v, f"{path}, row {i + 2} (model {model})") for i, v in zip(rows.index, rows["correct"])]
-            out.append(
-                _ModelRows(
-                    str(model),
-                    str(path),
-                    ids,
-                    correct,
-                    rows[cluster_col].tolist() if cluster_col else None,
-                    rows["chosen"].astype(int).tolist() if "chosen" in cols else None,
-                    rows["answer"].astype(int).tolist() if "answer" in cols else None,
-                )
-            )
-        return out
+    if {"model", "question_id", "correct"} <= cols:
+        return _from_long(path, df)
     if "model" not in cols:
         raise ExactStatsError(
             f"{path}: a wide table needs a 'model' column; a long one 'model', 'question_id', 'correct'"
@@ -112,29 +173,28 @@ def _from_table(path: Path) -> list[_ModelRows]:
     qcols = [c for c in df.columns if c != "model"]
     if not qcols:
         raise ExactStatsError(f"{path}: no question columns")
-    out = []
-    for i, row in df.iterrows():
-        missing = [c for c in qcols if pd.isna(row[c])]
-        if missing:
-            raise ExactStatsError(
-                f"{path}, row {i + 2} (model {row['model']}): ragged matrix, no value for question {missing[0]!r}"
-            )
-        out.append(
-            _ModelRows(
-                str(row["model"]),
-                str(path),
-                [str(c) for c in qcols],
-                [_binary(row[c], f"{path}, row {i + 2}, question {c!r}") for c in qcols],
-            )
+    block = df[qcols]
+    missing = block.isna().to_numpy()
+    if missing.any():
+        i, j = (int(x) for x in np.argwhere(missing)[0])
+        raise ExactStatsError(
+            f"{path}, row {i + 2} (model {df['model'].iloc[i]}): ragged matrix, no value for question {qcols[j]!r}"
         )
-    return out
+    values = _binary_array(block.to_numpy(), lambda idx: f"{path}, row {idx[0] + 2}, question {qcols[idx[1]]!r}")
+    ids = [str(c) for c in qcols]
+    return [_ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
 
 
-def _lm_eval_model_name(path: Path) -> str:
-    for results in sorted(path.parent.glob("results_*.json")):
+# --- lm-evaluation-harness ------------------------------------------------------------------
+
+
+def _lm_eval_model_name(folder: Path) -> str:
+    for results in sorted(folder.glob("results_*.json")):
         try:
-            meta = json.loads(results.read_text())
-        except json.JSONDecodeError:
+            meta = json.loads(results.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue
+        if not isinstance(meta, dict):
             continue
         args = (meta.get("config") or {}).get("model_args")
         if isinstance(args, dict):
@@ -142,39 +202,73 @@ def _lm_eval_model_name(path: Path) -> str:
         name = meta.get("model_name") or args
         if name:  # a local path names the model by its last part
             return Path(str(name).removeprefix("pretrained=").split(",")[0]).name
-    return path.parent.name
+    return folder.resolve().name
+
+
+def _lm_eval_task(path: Path) -> str:
+    stem = path.stem.removeprefix("samples_")
+    task, _, stamp = stem.rpartition("_")
+    return task if task and stamp[:1].isdigit() else stem  # samples_{task}_{timestamp}.jsonl
 
 
 def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[_ModelRows]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ExactStatsError(f"{path}: not UTF-8 text (an lm-eval samples file is JSON lines)") from None
     if not text.strip():
         raise ExactStatsError(f"{path}: empty file")
-    ids, correct = [], []
+    ids, correct, line_numbers = [], [], []
     for i, line in enumerate(text.splitlines()):
         if not line.strip():
             continue
         where = f"{path}, line {i + 1}"
+        line_numbers.append(i + 1)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ExactStatsError(f"{where}: invalid JSON ({exc.msg})") from None
-        if "doc_id" not in obj:
-            raise ExactStatsError(f"{where}: no 'doc_id' (not an lm-eval samples file?)")
+        if not isinstance(obj, dict) or "doc_id" not in obj:
+            raise ExactStatsError(f"{where}: not an lm-eval sample (a JSON object with 'doc_id')")
         if metric not in obj:
-            raise ExactStatsError(
-                f"{where}: no metric {metric!r} (fields: {', '.join(k for k in obj if not k.startswith('doc'))})"
-            )
+            fields = ", ".join(k for k in obj if not k.startswith("doc"))
+            raise ExactStatsError(f"{where}: no metric {metric!r} (fields: {fields})")
         ids.append(str(obj["doc_id"]))
-        correct.append(_binary(obj[metric], where))
-    task = path.stem.removeprefix("samples_").rsplit("_", 1)[0]
-    return [_ModelRows(name or _lm_eval_model_name(path), str(path), [f"{task}/{d}" for d in ids], correct)]
+        correct.append(obj[metric])
+    values = _binary_array(np.array(correct, dtype=object), lambda idx: f"{path}, line {line_numbers[idx[0]]}")
+    task = _lm_eval_task(path)
+    model = name or _lm_eval_model_name(path.parent)
+    return [_ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval")]
+
+
+def _merge_tasks(parts: list[_ModelRows]) -> list[_ModelRows]:
+    """One entry per model: an lm-eval model's task files joined (ids already carry the task)."""
+    merged: dict[str, _ModelRows] = {}
+    for p in parts:
+        if p.model not in merged:
+            merged[p.model] = p
+            continue
+        m = merged[p.model]
+        clash = set(m.ids) & set(p.ids)
+        if clash:
+            raise ExactStatsError(
+                f"model {p.model!r}: question {sorted(clash)[0]!r} appears in both {m.source} and "
+                f"{p.source}; name one model with NAME=PATH"
+            )
+        merged[p.model] = _ModelRows(
+            p.model, f"{m.source}, {p.source}", m.ids + p.ids, np.concatenate([m.correct, p.correct]), kind="lm-eval"
+        )
+    return list(merged.values())
+
+
+# --- Inspect ---------------------------------------------------------------------------------
 
 
 def _inspect_value(score: Any, where: str) -> int:
     value = score.get("value") if isinstance(score, dict) else score
     if value in ("C", "I"):
         return int(value == "C")
-    return _binary(value, where)
+    return int(_binary_array(np.array([value], dtype=object), lambda _: where)[0])
 
 
 _ZIP_ZSTD = 93  # Inspect writes .eval members with Zstandard, which zipfile reads only from Python 3.14
@@ -197,53 +291,91 @@ def _zip_member(path: Path, z: zipfile.ZipFile, name: str) -> bytes:
     return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
 
 
-def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
+def _json(data: bytes | str, where: str) -> Any:
+    try:
+        return json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ExactStatsError(f"{where}: invalid JSON ({getattr(exc, 'msg', 'not UTF-8')})") from None
+
+
+def _read_inspect(path: Path) -> tuple[dict, Any]:
+    if path.stat().st_size == 0:
+        raise ExactStatsError(f"{path}: empty file")
     if path.suffix == ".eval":
-        with zipfile.ZipFile(path) as z:
-            names = z.namelist()
-            if "header.json" not in names:
-                raise ExactStatsError(f"{path}: no header.json (not an Inspect .eval log?)")
-            header = json.loads(_zip_member(path, z, "header.json"))
-            samples = [
-                json.loads(_zip_member(path, z, n))
-                for n in sorted(names)
-                if n.startswith("samples/") and n.endswith(".json")
-            ]
-    else:
-        if path.stat().st_size == 0:
-            raise ExactStatsError(f"{path}: empty file")
         try:
-            header = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ExactStatsError(f"{path}: invalid JSON ({exc.msg})") from None
-        samples = header.get("samples") or []
-    if "eval" not in header:
+            with zipfile.ZipFile(path) as z:
+                names = z.namelist()
+                if "header.json" not in names:
+                    raise ExactStatsError(f"{path}: no header.json (not an Inspect .eval log?)")
+                header = _json(_zip_member(path, z, "header.json"), f"{path}: header.json")
+                samples: Any = [
+                    _json(_zip_member(path, z, n), f"{path}: {n}")
+                    for n in sorted(names)
+                    if n.startswith("samples/") and n.endswith(".json")
+                ]
+        except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+            if isinstance(exc, ExactStatsError):
+                raise
+            raise ExactStatsError(f"{path}: not a readable .eval (zip) file ({exc})") from None
+    else:
+        try:
+            header = _json(path.read_text(encoding="utf-8"), str(path))
+        except UnicodeDecodeError:
+            raise ExactStatsError(f"{path}: not UTF-8 text") from None
+        samples = header.get("samples") if isinstance(header, dict) else None
+    if not isinstance(header, dict) or not isinstance(header.get("eval"), dict):
         raise ExactStatsError(f"{path}: no 'eval' section (not an Inspect log?)")
     if not samples:
         raise ExactStatsError(f"{path}: the log holds no samples")
+    if not isinstance(samples, list) or not all(isinstance(s, dict) for s in samples):
+        raise ExactStatsError(f"{path}: samples must be JSON objects")
+    return header, samples
+
+
+def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
+    header, samples = _read_inspect(path)
     epochs = {s.get("epoch", 1) for s in samples}
-    ids, correct = [], []
+    ids, correct, clusters = [], [], []
     for i, s in enumerate(samples):
         where = f"{path}, sample {i + 1} (id {s.get('id')!r})"
+        if s.get("id") is None:
+            raise ExactStatsError(f"{where}: no 'id'")
         scores = s.get("scores") or {}
-        if not scores:
+        if not isinstance(scores, dict) or not scores:
             raise ExactStatsError(f"{where}: no scores")
         ids.append(str(s["id"]) + (f"#{s.get('epoch', 1)}" if len(epochs) > 1 else ""))
+        clusters.append(str(s["id"]))
         correct.append(_inspect_value(next(iter(scores.values())), where))
     task = header["eval"].get("task", "task")
+    model = name or str(header["eval"].get("model") or path.stem)
     return [
-        _ModelRows(name or header["eval"].get("model", path.stem), str(path), [f"{task}/{q}" for q in ids], correct)
+        _ModelRows(
+            model,
+            str(path),
+            [f"{task}/{q}" for q in ids],
+            np.array(correct, dtype=np.int64),
+            [f"{task}/{c}" for c in clusters] if len(epochs) > 1 else None,
+            kind="inspect",
+        )
     ]
 
 
+# --- entry points ----------------------------------------------------------------------------
+
+
 def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
-    """One input: ``[NAME=]PATH``."""
+    """One input: ``[NAME=]PATH``, PATH a file or an lm-eval output folder."""
     name, _, raw = spec.rpartition("=") if "=" in spec and not Path(spec).exists() else (None, "", spec)
+    if name == "":
+        raise ExactStatsError(f"{spec!r}: NAME=PATH needs a name before '='")
     path = Path(raw)
     if not path.exists():
-        raise ExactStatsError(f"{path}: no such file")
+        raise ExactStatsError(f"{path}: no such file or folder")
     if path.is_dir():
-        raise ExactStatsError(f"{path}: is a folder; name the files (e.g. {path}/samples_*.jsonl)")
+        files = sorted(path.rglob("samples_*.jsonl"))
+        if not files:
+            raise ExactStatsError(f"{path}: a folder must hold lm-eval samples_*.jsonl files (none found)")
+        return _merge_tasks([r for f in files for r in _from_lm_eval(f, name, metric)])
     if path.suffix in (".csv", ".parquet"):
         rows = _from_table(path)
         if name:
@@ -252,14 +384,18 @@ def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
             rows[0].model = name
         return rows
     if path.suffix == ".jsonl":
-        return _from_lm_eval(path, name or None, metric)
+        return _from_lm_eval(path, name, metric)
     if path.suffix in (".json", ".eval"):
-        return _from_inspect(path, name or None)
-    raise ExactStatsError(f"{path}: unknown format {path.suffix!r} (csv, parquet, lm-eval .jsonl, Inspect .json/.eval)")
+        return _from_inspect(path, name)
+    raise ExactStatsError(
+        f"{path}: unknown format {path.suffix!r} (csv, parquet, lm-eval .jsonl or folder, Inspect .json/.eval)"
+    )
 
 
 def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "acc") -> ResultSet:
-    parts = [r for spec in specs for r in read_source(spec, metric)]
+    """Read every input and align the models on their shared questions (see the module docstring)."""
+    read = [r for spec in specs for r in read_source(spec, metric)]
+    parts = [r for r in read if r.kind != "lm-eval"] + _merge_tasks([r for r in read if r.kind == "lm-eval"])
     if not parts:
         raise ExactStatsError("inputs must name at least one file")
     seen: dict[str, str] = {}
@@ -286,17 +422,20 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     if not common:
         raise ExactStatsError("no question is shared by every model")
     order = [q for q in parts[0].ids if q in common]
-    pos = [{q: i for i, q in enumerate(p.ids)} for p in parts]
-    C = np.array([[p.correct[ix[q]] for q in order] for p, ix in zip(parts, pos)], dtype=np.int64)
+    take = [pd.Index(p.ids).get_indexer(order) for p in parts]  # vectorised alignment
+    C = np.stack([p.correct[ix] for p, ix in zip(parts, take)]).astype(np.int64)
 
-    def column(attr: str):
+    def column(attr: str) -> np.ndarray | None:
         if all(getattr(p, attr) is not None for p in parts):
-            return np.array([[getattr(p, attr)[ix[q]] for q in order] for p, ix in zip(parts, pos)])
+            return np.stack([np.asarray(getattr(p, attr), dtype=object)[ix] for p, ix in zip(parts, take)])
         return None
 
     clusters = column("cluster")
     choices = column("chosen")
     answers = column("answer")
+    if answers is not None and not (answers == answers[0]).all():
+        j = int(np.flatnonzero((answers != answers[0]).any(axis=0))[0])
+        raise ExactStatsError(f"question {order[j]!r}: the inputs disagree on its answer key")
     return ResultSet(
         [p.model for p in parts],
         order,

@@ -27,6 +27,12 @@ STYLE = (
 def blocks(r: Report) -> list[Block]:
     """The report's content, format-neutral."""
     out: list[Block] = [("h1", f"Eval report: {r.models} models x {r.questions} questions")]
+    prov = r.provenance
+    if prov:
+        out.append(
+            ("p", f"exactstats {prov.get('version', '?')}, {prov.get('date', '?')}: `{prov.get('command', '')}`")
+        )
+        out.append(("ul", [f"{s}" for s in r.sources]))
     if r.dropped_by_intersect:
         out.append(("p", f"{r.dropped_by_intersect} questions not shared by every model were dropped (--intersect)."))
     clustered = bool(r.leaderboard) and r.leaderboard[0].clustered95 is not None
@@ -61,8 +67,21 @@ def blocks(r: Report) -> list[Block]:
             ),
         ),
     ]
+    out.append(
+        (
+            "p",
+            "b: questions only the better-ranked model got right; c: questions only the other got right. "
+            "The exact McNemar test asks whether b and c differ by more than chance (b + c coin flips); "
+            "the paired interval is for the accuracy gap (b - c)/n.",
+        )
+    )
     out += [
         ("h2", "Tiers (no pair within a tier is separated; Holm over all pairs, 5% level)"),
+        (
+            "p",
+            "Models are taken best first; a model opens a new tier when the exact McNemar test, Holm-corrected "
+            "over all pairs, separates it from the first model of the current tier.",
+        ),
         ("ol", [", ".join(t) for t in r.tiers]),
     ]
     if r.leader_stays_first:
@@ -72,16 +91,19 @@ def blocks(r: Report) -> list[Block]:
         )
     if r.phi:
         p = r.phi
-        out.append(
-            (
-                "p",
+        if p["effective_votes"] is not None:
+            text = (
                 f"Mean error correlation phi = {p['mean']:.3f}: the panel is worth {p['effective_votes']:.2f} "
-                f"independent votes (eigenvalue estimate {p['effective_votes_eigen']:.2f}).",
+                f"independent votes (eigenvalue estimate {p['effective_votes_eigen']:.2f})."
             )
-        )
+        else:
+            text = f"Mean error correlation phi = {p['mean']:.3f} (negative: see the notes)."
+        out.append(("p", text))
     if r.majority_vote:
         mv = r.majority_vote
         out.append(("p", f"Majority vote ({mv['kind']}): accuracy {mv['accuracy']:.4f}."))
+    if r.notes:
+        out += [("h2", "Notes"), ("ul", r.notes)]
     return out
 
 
@@ -100,6 +122,8 @@ def to_markdown(r: Report) -> str:
             lines += [content, ""]
         elif kind == "ol":
             lines += [f"{i}. {item}" for i, item in enumerate(content, 1)] + [""]
+        elif kind == "ul":
+            lines += [f"- {item}" for item in content] + [""]
         elif kind == "table":
             head, rows = content
             lines.append("| " + " | ".join(head) + " |")
@@ -112,8 +136,8 @@ def _html_block(kind: str, content: Any) -> str:
     esc = html.escape
     if kind in ("h1", "h2", "p"):
         return f"<{kind}>{esc(content)}</{kind}>"
-    if kind == "ol":
-        return "<ol>" + "".join(f"<li>{esc(item)}</li>" for item in content) + "</ol>"
+    if kind in ("ol", "ul"):
+        return f"<{kind}>" + "".join(f"<li>{esc(item)}</li>" for item in content) + f"</{kind}>"
     head, rows = content
     return (
         "<table><thead><tr>"
@@ -155,6 +179,7 @@ def figures(r: Report) -> list:
                 [x.gap for x in a],
                 [(x.paired95[0], x.paired95[1]) for x in a],
                 [(x.unpaired95[0], x.unpaired95[1]) for x in a],
+                title="adjacent pairs: accuracy gap, paired vs unpaired 95% intervals",
             )
         )
     if r.phi:

@@ -1,0 +1,258 @@
+"""Hostile input: every case ends with exit 2 and one stderr line, or a correct answer; never a traceback."""
+
+import json
+import zipfile
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactstats as es
+from exactstats.cli import main
+
+BAD_COMMANDS = [
+    ["power", "--q", ".2", "--d", "1e-300"],
+    ["wilson", "7", "10", "--z", "1e309"],
+    ["wilson", "7", "10", "--z", "-1"],
+    ["power", "--q", ".2", "--d", ".05", "--z-alpha", "-1"],
+    ["power", "--q", ".2", "--d", ".05", "--z-alpha", "1", "--z-power", "-3"],
+    ["wilson", "7", "10", "--z", "2", "--confidence", "0.9"],
+    ["passk", "--", "--5", "1", "1"],
+    ["passk", "²", "1", "1"],
+    ["passk", "5.5", "1", "1"],
+    ["passk", "1" * 5000, "1", "1"],
+    ["mcnemar", "100000000000", "0"],
+    ["condorcet", "0.7", "1000001"],
+    ["passk", str(10**18), str(10**17), str(10**9)],
+    ["condorcet", "nan", "3"],
+    ["condorcet", "1e99999", "3"],
+    ["condorcet", "0.7", "4"],  # even k needs a tie rule
+    ["neff", "7", "-1/6"],  # phi must exceed -1/(k-1)
+    ["wilson", "11", "10"],
+    ["mcnemar", "-1", "3"],
+    ["prove", "no-such-proof"],
+    ["report", "/nonexistent/file.csv"],
+    ["report", "x=/nonexistent.csv", "--draws", "0"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_COMMANDS, ids=lambda a: " ".join(a)[:40])
+def test_bad_commands_exit_2_with_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("exactstats") and "Traceback" not in err[0]
+
+
+def test_huge_exact_values_are_summarised_not_printed(capsys):
+    assert main(["mcnemar", "500000", "499000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] is None and out["exact_digits"][1] > 4300
+    assert out["decimal"] == pytest.approx(es.mcnemar_p_value_float(500000, 499000), rel=1e-9)
+    assert main(["condorcet", "0.7", "5001"]) == 0
+    assert "--exact prints it" in capsys.readouterr().out
+    assert main(["condorcet", "0.7", "5001", "--exact", "--json"]) == 0
+    exact = Fraction(json.loads(capsys.readouterr().out)["exact"])
+    assert exact == es.majority_probability("0.7", 5001)
+
+
+def test_values_that_read_as_options_or_decimals(capsys):
+    assert main(["neff", "7", "-1/6", "--json"]) == 2  # the boundary -1/(k-1) itself is refused ...
+    capsys.readouterr()
+    assert main(["neff", "7", "-1/8", "--json"]) == 0  # ... a negative phi inside the range is read as a value
+    assert json.loads(capsys.readouterr().out)["exact"] == str(es.effective_votes(7, "-1/8"))
+    assert main(["mcnemar", "5.0", "5"]) == 0  # a whole decimal is a whole number
+
+
+def test_python_api_refuses_with_one_error_class():
+    from decimal import Decimal
+
+    for call in (
+        lambda: es.pass_at_k("--5", 1, 1),
+        lambda: es.pass_at_k("²", 1, 1),
+        lambda: es.majority_probability(Decimal("Infinity"), 3),
+        lambda: es.majority_probability(Decimal("NaN"), 3),
+        lambda: es.mcnemar_p_value(10**11, 0),
+        lambda: es.pass_at_k(10**18, 10**17, 10**9),
+        lambda: es.expected_pass_at_k(10**6, 1, "0.5", estimator="plugin"),
+        lambda: es.wilson_interval(7, 10, z="2", confidence="0.9"),
+    ):
+        with pytest.raises(es.ExactStatsError):
+            call()
+
+
+def test_float_twins_named_in_refusals_agree_with_exact_where_both_run():
+    assert es.mcnemar_p_value_float(219, 182) == pytest.approx(float(es.mcnemar_p_value(219, 182)), rel=1e-12)
+    assert es.majority_probability_float("0.7", 101) == pytest.approx(
+        float(es.majority_probability("0.7", 101)), rel=1e-12
+    )
+    for est in ("unbiased", "plugin"):
+        assert es.expected_pass_at_k_float(20, 5, "0.3", est) == pytest.approx(
+            float(es.expected_pass_at_k(20, 5, "0.3", est)), rel=1e-12
+        )
+
+
+# --- report inputs ----------------------------------------------------------------------------
+
+
+def write(path, content):
+    (path.write_bytes if isinstance(content, bytes) else path.write_text)(content)
+    return path
+
+
+def hostile_files(tmp_path):
+    eval_bad_header = tmp_path / "bad-header.eval"
+    with zipfile.ZipFile(eval_bad_header, "w") as z:
+        z.writestr("header.json", "{not json")
+    eval_no_header = tmp_path / "no-header.eval"
+    with zipfile.ZipFile(eval_no_header, "w") as z:
+        z.writestr("samples/a.json", "{}")
+    return {
+        "empty .eval": write(tmp_path / "empty.eval", ""),
+        "text .eval": write(tmp_path / "text.eval", "not a zip"),
+        "bad header.json": eval_bad_header,
+        "no header.json": eval_no_header,
+        "Inspect JSON array": write(tmp_path / "array.json", "[1, 2]"),
+        "Inspect without samples": write(tmp_path / "nosamples.json", json.dumps({"eval": {"model": "m"}})),
+        "Inspect sample without id": write(
+            tmp_path / "noid.json", json.dumps({"eval": {"model": "m"}, "samples": [{"scores": {"s": {"value": "C"}}}]})
+        ),
+        "Inspect sample not an object": write(
+            tmp_path / "strsample.json", json.dumps({"eval": {"model": "m"}, "samples": ["x"]})
+        ),
+        "lm-eval line 5": write(tmp_path / "samples_t_1.jsonl", "5\n"),
+        "binary .jsonl": write(tmp_path / "samples_b_1.jsonl", bytes(range(256))),
+        "lm-eval metric 0.5": write(tmp_path / "samples_h_1.jsonl", '{"doc_id": 0, "acc": 0.5}\n'),
+        "letter correct": write(tmp_path / "letter.csv", "model,question_id,correct\nm0,a,B\nm1,a,1\n"),
+        "NaN chosen": write(tmp_path / "nan.csv", "model,question_id,correct,chosen,answer\nm0,a,1,,1\nm1,a,0,0,1\n"),
+        "duplicated header": write(tmp_path / "dup.csv", "model,q1,q1\na,1,0\nb,0,1\n"),
+        "empty model cell": write(tmp_path / "emptymodel.csv", "model,q1,q2\n,1,0\nb,0,1\n"),
+        "empty model in long": write(tmp_path / "emptylong.csv", "model,question_id,correct\nm0,a,1\n,a,0\nm0,b,1\n"),
+        "correct contradicts chosen": write(
+            tmp_path / "contra.csv", "model,question_id,correct,chosen,answer\nm0,a,1,2,1\nm0,b,0,1,1\n"
+        ),
+        "one question": write(tmp_path / "one.csv", "model,q1\na,1\nb,0\n"),
+        "header only": write(tmp_path / "header.csv", "model,q1,q2\n"),
+        "a folder without samples": tmp_path / "emptydir",
+    }
+
+
+def test_hostile_report_inputs_exit_2(tmp_path, capsys):
+    (tmp_path / "emptydir").mkdir()
+    for name, path in hostile_files(tmp_path).items():
+        code = main(["report", str(path), "--draws", "10"])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1 and "Traceback" not in err[0], (name, err)
+
+
+def test_complementary_models_report_negative_correlation(tmp_path, capsys):
+    path = write(tmp_path / "comp.csv", "model,q0,q1,q2,q3\na,1,0,1,0\nb,0,1,0,1\n")
+    assert main(["report", str(path), "--draws", "10", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["phi"]["mean"] == pytest.approx(-1) and r["phi"]["effective_votes"] is None
+    assert any("negative" in n for n in r["notes"])
+
+
+def test_inspect_epochs_are_clustered_by_question(tmp_path, capsys):
+    samples = [
+        {"id": q, "epoch": e, "scores": {"s": {"value": "C" if (q + e + m) % 3 else "I"}}}
+        for q in range(30)
+        for e in (1, 2, 3)
+        for m in (0,)
+    ]
+    for m in ("a", "b"):
+        write(tmp_path / f"{m}.json", json.dumps({"eval": {"model": m, "task": "t"}, "samples": samples}))
+    from exactstats.report.importers import load_results
+
+    rs = load_results([str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    assert rs.correct.shape == (2, 90) and len(set(rs.clusters.tolist())) == 30
+
+
+def test_broken_pipe_is_not_an_error(tmp_path):
+    import subprocess
+    import sys
+
+    path = write(
+        tmp_path / "w.csv",
+        "model,"
+        + ",".join(f"q{i}" for i in range(200))
+        + "\n"
+        + "\n".join(f"m{j}," + ",".join(str((i * (j + 3)) % 2) for i in range(200)) for j in range(30))
+        + "\n",
+    )
+    proc = subprocess.run(
+        f"{sys.executable} -m exactstats report {path} --draws 10 | head -1", shell=True, capture_output=True, text=True
+    )
+    assert (
+        proc.stdout.startswith("# Eval report") and "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+    )
+
+
+# --- fuzz -------------------------------------------------------------------------------------
+
+cells = st.sampled_from(["0", "1", "", "1.0", "0.5", "x", "nan", "-1", "1e0", " 1", "True"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(cells, min_size=1, max_size=5), min_size=1, max_size=5),
+    st.lists(st.sampled_from(["model", "q1", "q2", "q3", "", "question_id", "correct"]), min_size=1, max_size=6),
+)
+def test_fuzz_csv_reports_or_refuses(tmp_path_factory, rows, header):
+    path = tmp_path_factory.mktemp("fz") / "f.csv"
+    path.write_text(",".join(header) + "\n" + "\n".join(",".join(r) for r in rows) + "\n")
+    check_report_or_refusal(path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(),
+            st.text(max_size=5),
+            st.dictionaries(
+                st.sampled_from(["doc_id", "acc", "x"]),
+                st.one_of(st.integers(-1, 2), st.floats(allow_nan=True), st.text(max_size=2)),
+                max_size=3,
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_fuzz_lm_eval_reports_or_refuses(tmp_path_factory, lines):
+    path = tmp_path_factory.mktemp("fz") / "samples_task_2026.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    check_report_or_refusal(path)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.recursive(
+        st.one_of(st.none(), st.integers(), st.text(max_size=3)),
+        lambda kids: st.one_of(
+            st.lists(kids, max_size=3),
+            st.dictionaries(st.sampled_from(["eval", "samples", "id", "scores", "value", "model"]), kids, max_size=4),
+        ),
+        max_leaves=12,
+    )
+)
+def test_fuzz_inspect_reports_or_refuses(tmp_path_factory, obj):
+    path = tmp_path_factory.mktemp("fz") / "log.json"
+    path.write_text(json.dumps(obj))
+    check_report_or_refusal(path)
+
+
+def check_report_or_refusal(path):
+    """Exit 2 with an ExactStatsError, or a report whose numbers match the matrix it read."""
+    from exactstats.report.analysis import analyse
+    from exactstats.report.importers import load_results
+
+    try:
+        rs = load_results([str(path)])
+        report = analyse(rs, draws=5)
+    except es.ExactStatsError:
+        return
+    for e, row in zip(report.leaderboard, rs.correct[np.argsort(-rs.correct.sum(axis=1), kind="stable")]):
+        assert e.right == int(row.sum()) and e.questions == rs.correct.shape[1]
