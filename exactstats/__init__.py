@@ -6,7 +6,7 @@ argument stands for its shortest decimal repr, so ``0.7`` means ``7/10``.
 Where a square root is unavoidable the exact value is a SymPy surd (SymPy loads
 only then). Float twins end in ``_float``: vectorised, and held to the exact
 functions by tests. Bad input raises :class:`ExactStatsError`, a :class:`ValueError`.
-Ties follow one vocabulary (:data:`TIE_RULES`): ``fair``, ``lose``, ``win``, ``lowest``.
+Ties follow one vocabulary (:data:`TIE_RULES`): ``fair``, ``lose``, ``win``, ``lowest``, ``exclude``.
 
 ==========================================  ===============================================
 Function                                    What it computes
@@ -32,6 +32,9 @@ Function                                    What it computes
 :func:`top_stays_top_float`                 how often #1 stays #1 when questions are redrawn
 :func:`redraw_win_probability`              the same for two models, exactly
 :func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
+:func:`battle_counts`, :func:`sign_test`    arena win counts and the exact sign test
+:func:`bt_mle_exists`                       does the Bradley-Terry estimate exist (Zermelo/Ford)
+:func:`bradley_terry_float`                 Bradley-Terry strengths; :func:`bt_certificate` checks them exactly
 ==========================================  ===============================================
 
 The shipped datasets load with :func:`load_panel` (MMLU-Redux correctness) and
@@ -53,6 +56,22 @@ from typing import Any
 
 from ._normal import one_sided_z_float
 from ._validate import TIE_RULES, ExactStatsError
+from .arena import (
+    ARENA_TIE_RULES,
+    WINNERS,
+    BattleCounts,
+    BradleyTerryFit,
+    battle_counts,
+    bradley_terry_float,
+    bt_bootstrap_float,
+    bt_certificate,
+    bt_covariance_float,
+    bt_mle_exists,
+    elo_ratings_float,
+    elo_replay_exact,
+    rank_intervals_float,
+    sign_test,
+)
 from .condorcet import (
     MAJORITY_TIE_RULES,
     majority_probability,
@@ -224,6 +243,21 @@ __all__ = [
     "split_half_float",
     "redraw_win_probability",
     "REDRAW_TIE_RULES",
+    # arenas
+    "WINNERS",
+    "ARENA_TIE_RULES",
+    "BattleCounts",
+    "battle_counts",
+    "sign_test",
+    "bt_mle_exists",
+    "BradleyTerryFit",
+    "bradley_terry_float",
+    "bt_certificate",
+    "bt_covariance_float",
+    "bt_bootstrap_float",
+    "rank_intervals_float",
+    "elo_ratings_float",
+    "elo_replay_exact",
     # the shipped dataset (loaded on first use)
     *_DATASET,
 ]

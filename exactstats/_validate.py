@@ -27,6 +27,7 @@ TIE_RULES = {
     "lose": "counted as wrong",
     "win": "counted as right",
     "lowest": "broken towards the lowest option index",
+    "exclude": "left out of the count (arena battles, sign tests)",
 }
 
 

@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|report ...``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|arena|report ...``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 
 from . import __version__
 from ._validate import TIE_RULES, ExactStatsError, as_int, safe_float
+from .arena import ARENA_TIE_RULES
 from .condorcet import MAJORITY_TIE_RULES
 from .paired import ALTERNATIVES
 from .power import VARIANCE_FORMS
@@ -173,6 +174,21 @@ def cmd_prove(args: argparse.Namespace) -> None:
         print(json.dumps({"proofs": results}))
 
 
+def cmd_arena(args: argparse.Namespace) -> None:
+    from .report.arena_report import arena_summary, to_text
+    from .report.battles import read_battles
+
+    summary = arena_summary(
+        read_battles(args.battles),
+        anchor=args.anchor,
+        scale=args.scale,
+        bootstrap=as_int(args.bootstrap, "bootstrap", minimum=0, maximum=100_000),
+        seed=args.seed,
+        ties=args.ties,
+    )
+    print(json.dumps(summary) if args.json else to_text(summary), end="\n" if args.json else "")
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import main as report_main
 
@@ -237,6 +253,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", help="proof names (see --list)")
     p.add_argument("--list", action="store_true", help="list the proofs")
     p.add_argument("--all", action="store_true", help="check every proof")
+
+    p = sub.add_parser(
+        "arena",
+        help="Bradley-Terry leaderboard from pairwise battles, with intervals, rank intervals and sign tests",
+        description="Rank models from battles in FastChat's form (columns model_a, model_b, winner = model_a | model_b "
+        "| tie | tie (bothbad)), read from CSV, JSONL, JSON or Parquet.",
+        epilog="examples:\n  exactstats arena battles.csv\n  exactstats arena battles.jsonl --anchor gpt-4 --bootstrap 500 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("battles", help="the battles file")
+    p.add_argument("--anchor", help="model fixed at 1000 (Elo) or 0 (logit); default: centred at the mean")
+    p.add_argument("--scale", default="elo", choices=("elo", "logit"))
+    p.add_argument("--bootstrap", default="0", help="bootstrap resamples of the battles (default 0: none)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--ties",
+        default="fair",
+        choices=ARENA_TIE_RULES,
+        help="fair: a tie is half a win each (default); exclude: ties left out of the fit",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser(
         "report",

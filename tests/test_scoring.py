@@ -417,8 +417,20 @@ def test_unknown_model_lists_the_packaged_ones(tmp_path):
 
 
 def test_no_progress_silences_every_bar(tiny, questions_file, tmp_path):
-    p = cli("run", "--model", str(tiny), "--questions", str(questions_file), "--n", "3", "--threads", "1",
-            "--no-progress", "--out", str(tmp_path / "o"))
+    p = cli(
+        "run",
+        "--model",
+        str(tiny),
+        "--questions",
+        str(questions_file),
+        "--n",
+        "3",
+        "--threads",
+        "1",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert p.wait(timeout=300) == 0
     err = p.stderr.read()
     assert "it/s" not in err and "%|" not in err, err

@@ -1,0 +1,55 @@
+"""Reading arena battles: FastChat's clean-battle form from CSV, JSONL, JSON or Parquet.
+
+Each row names ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_b``, ``tie`` or
+``tie (bothbad)``); other columns are ignored. A bad row is an error naming file and row.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from .._validate import ExactStatsError
+from ..arena import WINNERS
+
+COLUMNS = ("model_a", "model_b", "winner")
+
+
+def read_battles(path: str | Path) -> list[tuple[str, str, str]]:
+    path = Path(path)
+    if not path.exists():
+        raise ExactStatsError(f"{path}: no such file")
+    if path.is_dir() or path.stat().st_size == 0:
+        raise ExactStatsError(f"{path}: empty file" if not path.is_dir() else f"{path}: is a folder")
+    try:
+        if path.suffix == ".parquet":
+            df = pd.read_parquet(path)
+        elif path.suffix == ".jsonl":
+            df = pd.DataFrame(
+                [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            )
+        elif path.suffix == ".json":
+            df = pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
+        else:
+            df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
+    missing = [c for c in COLUMNS if c not in df.columns]
+    if missing:
+        raise ExactStatsError(f"{path}: battles need columns {', '.join(COLUMNS)}; missing {', '.join(missing)}")
+    if df.empty:
+        raise ExactStatsError(f"{path}: no battles")
+    line = 2 if path.suffix == ".csv" else 1
+    out = []
+    for i, (a, b, w) in enumerate(df[list(COLUMNS)].astype(str).itertuples(index=False)):
+        where = f"{path}, row {i + line}"
+        if not a.strip() or not b.strip():
+            raise ExactStatsError(f"{where}: empty model name")
+        if a == b:
+            raise ExactStatsError(f"{where}: model {a!r} plays itself")
+        if w not in WINNERS:
+            raise ExactStatsError(f"{where}: winner must be one of {', '.join(WINNERS)}, got {w!r}")
+        out.append((a, b, w))
+    return out
