@@ -20,6 +20,8 @@ ALLOWED = {
     "2021": "year of the MMLU paper (citation)",
     "2025": "year of the MMLU-Redux paper (citation)",
     "1785": "year of Condorcet's essay (citation)",
+    "1929": "year of Zermelo's paper on the Bradley-Terry estimate (citation)",
+    "1957": "year of Ford's paper on its existence (citation)",
     "000": "seed article number",
     "001": "seed article number",
     "003": "seed article number",
