@@ -110,11 +110,14 @@ from .paired import (
     ALTERNATIVES,
     DifferenceInterval,
     discordance,
+    discordance_matrices,
     holm_adjust,
+    holm_reject_screened,
     mcnemar_p_value,
     mcnemar_p_value_float,
     paired_difference_interval,
     separation_tiers,
+    tiers_from_separation,
     unpaired_difference_interval,
 )
 from .passk import (
@@ -215,7 +218,10 @@ __all__ = [
     "paired_difference_interval",
     "unpaired_difference_interval",
     "holm_adjust",
+    "holm_reject_screened",
     "separation_tiers",
+    "tiers_from_separation",
+    "discordance_matrices",
     # power
     "QuestionsNeeded",
     "questions_needed",

@@ -35,6 +35,9 @@ __all__ = [
     "unpaired_difference_interval",
     "holm_adjust",
     "separation_tiers",
+    "tiers_from_separation",
+    "discordance_matrices",
+    "holm_reject_screened",
     "ALTERNATIVES",
 ]
 
@@ -225,12 +228,73 @@ def separation_tiers(adjusted_p: Sequence[Sequence[Any]], alpha: Any = "0.05") -
     k = len(adjusted_p)
     if k == 0:
         raise ExactStatsError("adjusted_p must hold at least one model, got none")
+    return tiers_from_separation(lambda i, j: as_probability(adjusted_p[i][j], f"adjusted_p[{i}][{j}]") <= alpha, k)
+
+
+def tiers_from_separation(separated: Any, k: int) -> list[list[int]]:
+    """Tiers of ``k`` models ranked best first, given ``separated(i, j)`` for ``i < j`` (see :func:`separation_tiers`).
+
+    >>> tiers_from_separation(lambda i, j: j - i > 1, 4)
+    [[0, 1], [2, 3]]
+    """
+    k = as_int(k, "k", minimum=1)
     tiers, current = [], [0]
     for j in range(1, k):
-        if as_probability(adjusted_p[current[0]][j], f"adjusted_p[{current[0]}][{j}]") <= alpha:
+        if separated(current[0], j):
             tiers.append(current)
             current = [j]
         else:
             current.append(j)
     tiers.append(current)
     return tiers
+
+
+def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
+    """All-pairs discordant counts of a models x questions 0/1 matrix by two matrix products:
+    ``b[i, j]`` questions only model ``i`` got right, ``c[i, j] = b[j, i]``.
+
+    >>> b, c = discordance_matrices([[1, 1, 0], [1, 0, 1]])
+    >>> int(b[0, 1]), int(c[0, 1])
+    (1, 1)
+    """
+    from ._validate import as_binary_matrix
+
+    M = as_binary_matrix(C, "C").astype(np.float64)
+    b = np.rint(M @ (1.0 - M).T).astype(np.int64)  # exact: sums of 0/1 products stay far below 2**53
+    return b, b.T.copy()
+
+
+def holm_reject_screened(
+    p_float: Any, exact_p: Any, alpha: Any = "0.05", margin: float = 1e-6
+) -> tuple[list[bool], list[int]]:
+    """Holm's decisions from float p-values, each decision that could depend on rounding confirmed exactly.
+
+    ``exact_p(i)`` returns the exact Fraction p-value of hypothesis ``i``; it is called only for the
+    p-values within a relative ``margin`` of a Holm threshold ``alpha / r`` (float p-values are far
+    more accurate than that), so the decisions equal those of Holm on the exact values. Returns the
+    decisions and the indices that were computed exactly.
+
+    >>> holm_reject_screened([0.001, 0.04, 0.2], lambda i: Fraction(0))
+    ([True, False, False], [])
+    """
+    level = as_probability(alpha, "alpha", open_low=True, open_high=True)
+    ps = np.asarray(p_float, dtype=float)
+    m = len(ps)
+    if m == 0:
+        return [], []
+    values: list[Any] = [float(x) for x in ps]
+    # Holm compares p-values with alpha / r for r = m, m - 1, ..., 1: the nearest such threshold decides
+    r = np.clip(np.rint(float(level) / np.maximum(ps, 1e-300)), 1, m)
+    near = np.abs(ps * r / float(level) - 1) <= margin
+    exact_idx = [int(i) for i in np.flatnonzero(near)]
+    for i in exact_idx:
+        values[i] = exact_p(i)
+    order = sorted(range(m), key=lambda i: values[i])
+    reject = [False] * m
+    for step, i in enumerate(order):
+        threshold = level / (m - step)
+        if (values[i] <= threshold) if isinstance(values[i], Fraction) else (values[i] <= float(threshold)):
+            reject[i] = True
+        else:
+            break
+    return reject, exact_idx

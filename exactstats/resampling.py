@@ -115,18 +115,23 @@ def _full_order(C: np.ndarray) -> np.ndarray:
     return np.argsort(-totals, kind="stable")  # ties in the full set: lower row first
 
 
-def top_stays_top_float(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
+def top_stays_top_float(C: Any, n: int, draws: int = 2000, seed: Any = 0, on_block: Any = None) -> float:
     """Share of redraws of ``n`` questions in which the full-set leader is first (a Monte Carlo estimate).
 
     ``C`` is models x questions, 0/1. The leader is the row with the most correct
-    answers on all questions (the lower row on a tie).
+    answers on all questions (the lower row on a tie). ``on_block(count)``, if given, is
+    called after each block of redraws (for a progress bar); it does not change the result.
 
     >>> top_stays_top_float([[1, 1, 1, 1], [0, 0, 0, 0]], 4, draws=100)
     1.0
     """
     C, n, draws = _setup(C, n, draws)
     top = _full_order(C)[0]
-    hits = sum(int(np.sum(s.argmax(axis=1) == top)) for s in _redraw_scores(C, n, draws, seed))
+    hits = 0
+    for s in _redraw_scores(C, n, draws, seed):
+        hits += int(np.sum(s.argmax(axis=1) == top))
+        if on_block is not None:  # a progress bar: called with the number of redraws just done
+            on_block(len(s))
     return hits / draws
 
 

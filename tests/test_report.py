@@ -66,7 +66,7 @@ def test_golden_on_the_shipped_dataset(tmp_path):
     assert [e["model"] for e in r["leaderboard"]] == panel.models
     for e, row in zip(complete, C):
         assert Fraction(e["accuracy_exact"]) == Fraction(int(row.sum()), C.shape[1])
-        assert e["wilson95"] == list(es.wilson_interval(int(row.sum()), C.shape[1]).as_floats())
+        assert e["wilson95"] == pytest.approx(es.wilson_interval(int(row.sum()), C.shape[1]).as_floats(), abs=1e-12)
     for a, (i, j) in zip(r["adjacent_pairs"], zip(range(len(C) - 1), range(1, len(C)))):
         b, c = es.discordance(C[i], C[j])
         assert a["p"] == float(es.mcnemar_p_value(b, c))
@@ -200,3 +200,25 @@ def test_draws_must_be_positive(tmp_path):
     rs = load_results([str(wide_csv(tmp_path / "w.csv", [[1, 0, 1], [0, 0, 1]]))])
     with pytest.raises(es.ExactStatsError, match="draws must be >= 1"):
         analyse_typed(rs, draws=0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_screened_decisions_equal_all_exact(seed):
+    """Holm over all pairs from float p-values (exact near the thresholds) decides as Holm on exact p-values."""
+    rng = np.random.default_rng(seed)
+    k, q = int(rng.integers(3, 9)), int(rng.integers(50, 400))
+    C = (rng.random((k, q)) < rng.uniform(0.4, 0.8, size=(k, 1))).astype(int)
+    from exactstats.report.analysis import pair_table
+
+    fast, slow = pair_table(C), pair_table(C, exact_all=True)
+    assert fast.separated == slow.separated
+    exact = es.holm_adjust([es.mcnemar_p_value(int(fast.b[i, j]), int(fast.b[j, i])) for i, j in fast.separated])
+    assert [bool(p <= Fraction(1, 20)) for p in exact] == list(fast.separated.values())
+
+
+def test_screening_computes_exactly_at_the_threshold():
+    # with b = 15, c = 5 the exact p is 0.0414; build float p-values sitting on alpha / r
+    ps = [0.05 / 3, 0.05 / 2 + 1e-15, 0.9]
+    exact = {0: Fraction(1, 60), 1: Fraction(1, 40) + Fraction(1, 10**18), 2: Fraction(9, 10)}
+    reject, computed = es.holm_reject_screened(ps, lambda i: exact[i])
+    assert set(computed) == {0, 1} and reject == [True, False, False]

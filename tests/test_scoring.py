@@ -249,7 +249,15 @@ def test_resume_after_kill_equals_uninterrupted(tiny, tmp_path):
 
 
 def test_cli_errors_are_one_line(tmp_path):
-    p = cli("run", "--model", "x", "--questions", str(tmp_path / "none.jsonl"), "--out", str(tmp_path / "o"))
+    p = cli(
+        "run",
+        "--model",
+        "smollm2-135m-instruct",
+        "--questions",
+        str(tmp_path / "none.jsonl"),
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert p.wait(timeout=120) == 2
     err = p.stderr.read().strip().splitlines()
     assert len(err) == 1 and "No such file" in err[0] and "Traceback" not in err[0]

@@ -41,6 +41,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--metric", default="acc", help="lm-eval per-sample metric to read (default acc)")
     p.add_argument("--draws", type=int, default=1000, help="redraws for the leader-stability estimate (default 1000)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--exact-all",
+        action="store_true",
+        help="compute every pair's McNemar p-value exactly (default: exactly where a decision depends on it)",
+    )
 
 
 def main(args: argparse.Namespace) -> None:
@@ -63,7 +68,14 @@ def main(args: argparse.Namespace) -> None:
         + " ".join(shlex.quote(a) for a in getattr(args, "argv", None) or ["report", *args.inputs]),
         "inputs": list(args.inputs),
     }
-    report = analyse(rs, draws=args.draws, seed=args.seed, progress=sys.stderr.isatty(), provenance=provenance)
+    report = analyse(
+        rs,
+        draws=args.draws,
+        seed=args.seed,
+        progress=sys.stderr.isatty(),
+        provenance=provenance,
+        exact_all=args.exact_all,
+    )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(to_html(report))

@@ -17,13 +17,14 @@ import numpy as np
 
 from .._validate import ExactStatsError, as_int
 from ..correlation import effective_votes_eigen_float, mean_phi_float, phi_matrix_float
-from ..errorbars import clustered_interval_float, wilson_interval
+from ..errorbars import clustered_interval_float, wilson_interval_float
 from ..paired import (
-    discordance,
+    discordance_matrices,
     holm_adjust,
+    holm_reject_screened,
     mcnemar_p_value,
     paired_difference_interval,
-    separation_tiers,
+    tiers_from_separation,
     unpaired_difference_interval,
 )
 from ..power import questions_needed
@@ -32,7 +33,6 @@ from ..voting import binary_majority_accuracy, majority_vote_accuracy
 from .importers import ResultSet
 
 ALPHA = Fraction(1, 20)
-REDRAW_CHUNK = 100
 FEW_CLUSTERS = 20  # below this many clusters the clustered standard error is itself unreliable
 
 
@@ -117,7 +117,7 @@ def leaderboard(C: np.ndarray, models: list[str], clusters: np.ndarray | None) -
     board = []
     for m, row in zip(models, C):
         r = int(row.sum())
-        entry = LeaderboardEntry(m, r, q, r / q, str(Fraction(r, q)), list(wilson_interval(r, q).as_floats()))
+        entry = LeaderboardEntry(m, r, q, r / q, str(Fraction(r, q)), list(wilson_interval_float(r, q)))
         if clusters is not None:
             lo, hi = clustered_interval_float(row.tolist(), clusters.tolist())
             entry.clustered95 = [max(0.0, lo), min(1.0, hi)]
@@ -127,27 +127,71 @@ def leaderboard(C: np.ndarray, models: list[str], clusters: np.ndarray | None) -
     return board
 
 
-def pairwise(C: np.ndarray) -> dict[tuple[int, int], tuple[int, int, Fraction]]:
-    """(b, c, exact McNemar p) for every pair i < j of the rows of ``C``."""
+@dataclass
+class PairTable:
+    """Every pair i < j of the ranked models: discordant counts, float p-values, and the Holm decisions
+    (over all pairs), each decision near a threshold confirmed with the exact p-value."""
+
+    b: np.ndarray  # k x k: questions only row-model i got right, against j
+    p_float: dict[tuple[int, int], float]
+    holm_float: dict[tuple[int, int], float]  # Holm-adjusted, for display
+    separated: dict[tuple[int, int], bool]
+    exact: dict[tuple[int, int], Fraction]  # the pairs whose exact p-value was computed
+
+
+def mcnemar_p_values_float(b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Vectorised two-sided exact McNemar p-values in floats (scipy's binomial CDF)."""
+    from scipy.special import bdtr  # the binomial CDF without importing all of scipy.stats
+
+    m = b + c
+    with np.errstate(invalid="ignore"):
+        p = np.minimum(1.0, 2 * bdtr(np.minimum(b, c), m, 0.5))
+    return np.where(m == 0, 1.0, p)
+
+
+def holm_adjust_float(p: np.ndarray) -> np.ndarray:
+    order = np.argsort(p, kind="stable")
+    m = len(p)
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    return adjusted
+
+
+def pair_table(C: np.ndarray, exact_all: bool = False) -> PairTable:
+    b, c = discordance_matrices(C)
     k = C.shape[0]
-    out = {}
-    for i in range(k):
-        for j in range(i + 1, k):
-            b, c = discordance(C[i], C[j])
-            out[(i, j)] = (b, c, mcnemar_p_value(b, c))
-    return out
+    keys = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    iu = np.triu_indices(k, 1)
+    pf = mcnemar_p_values_float(b[iu], c[iu])
+    exact: dict[tuple[int, int], Fraction] = {}
+
+    def exact_p(n: int) -> Fraction:
+        i, j = keys[n]
+        if (i, j) not in exact:
+            exact[(i, j)] = mcnemar_p_value(int(b[i, j]), int(c[i, j]))
+        return exact[(i, j)]
+
+    if exact_all:
+        for n in range(len(keys)):
+            exact_p(n)
+        pf = np.array([float(exact[key]) for key in keys])
+    reject, _ = holm_reject_screened(pf, exact_p, ALPHA) if keys else ([], [])
+    return PairTable(
+        b, dict(zip(keys, pf.tolist())), dict(zip(keys, holm_adjust_float(pf).tolist())), dict(zip(keys, reject)), exact
+    )
 
 
-def adjacent_pairs(C: np.ndarray, models: list[str], pairs: dict) -> list[AdjacentPair]:
+def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable) -> list[AdjacentPair]:
     k, q = C.shape
     keys = [(i, i + 1) for i in range(k - 1)]
     if not keys:
         return []
-    holm = holm_adjust([pairs[key][2] for key in keys])
+    ps = [table.exact.get(key) or mcnemar_p_value(int(table.b[key]), int(table.b[key[::-1]])) for key in keys]
+    holm = holm_adjust(ps)  # Holm over the adjacent pairs only, exactly (k - 1 p-values)
     right = C.sum(axis=1)
     out = []
-    for (i, j), p_holm in zip(keys, holm):
-        b, c, p = pairs[(i, j)]
+    for (i, j), p, p_holm in zip(keys, ps, holm):
+        b, c = int(table.b[i, j]), int(table.b[j, i])
         iv = paired_difference_interval(b, c, q)
         uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
         need = questions_needed(Fraction(b + c, q), Fraction(b - c, q)).n if b != c else None
@@ -171,17 +215,17 @@ def adjacent_pairs(C: np.ndarray, models: list[str], pairs: dict) -> list[Adjace
 
 
 def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict:
-    """How often the leader stays first when all questions are redrawn (in chunks, with a progress bar)."""
+    """How often the leader stays first when all questions are redrawn (one call; a progress bar if asked)."""
     q = C.shape[1]
-    chunks: Any = [min(REDRAW_CHUNK, draws - i) for i in range(0, draws, REDRAW_CHUNK)]
+    bar = None
     if progress:
         from tqdm import tqdm
 
-        chunks = tqdm(chunks, desc="redrawing questions", unit=f"x{REDRAW_CHUNK}", file=sys.stderr)
-    share = 0.0
-    for i, size in enumerate(chunks):
-        share += top_stays_top_float(C, q, draws=size, seed=(seed, i)) * size
-    return {"n": q, "draws": draws, "share": share / draws}
+        bar = tqdm(total=draws, desc="redrawing questions", unit="draw", file=sys.stderr)
+    share = top_stays_top_float(C, q, draws=draws, seed=seed, on_block=bar.update if bar else None)
+    if bar:
+        bar.close()
+    return {"n": q, "draws": draws, "share": share}
 
 
 def error_correlation(C: np.ndarray) -> dict | None:
@@ -203,9 +247,18 @@ def error_correlation(C: np.ndarray) -> dict | None:
 
 
 def analyse(
-    rs: ResultSet, draws: int = 1000, seed: int = 0, progress: bool = False, provenance: dict | None = None
+    rs: ResultSet,
+    draws: int = 1000,
+    seed: int = 0,
+    progress: bool = False,
+    provenance: dict | None = None,
+    exact_all: bool = False,
 ) -> Report:
-    """Every analysis of the report on one result set; models are ranked by accuracy, best first."""
+    """Every analysis of the report on one result set; models are ranked by accuracy, best first.
+
+    Pair p-values are floats, except those a decision depends on (near a Holm threshold) and the
+    adjacent pairs', which are exact; ``exact_all=True`` computes every one exactly (slow at 200 models).
+    """
     draws = as_int(draws, "draws", minimum=1)
     if rs.correct.shape[1] < 2:
         raise ExactStatsError(f"the report needs at least 2 shared questions, got {rs.correct.shape[1]}")
@@ -213,21 +266,19 @@ def analyse(
     C = rs.correct[order]
     models = [rs.models[i] for i in order]
     k = C.shape[0]
-    pairs = pairwise(C)
-    holm_all = dict(zip(pairs, holm_adjust([p for _, _, p in pairs.values()]))) if pairs else {}
-    matrix = [[holm_all.get((i, j), Fraction(1)) for j in range(k)] for i in range(k)]
+    table = pair_table(C, exact_all)
     report = Report(
         models=k,
         questions=C.shape[1],
         dropped_by_intersect=rs.dropped,
         sources=rs.sources,
         leaderboard=leaderboard(C, models, rs.clusters),
-        adjacent_pairs=adjacent_pairs(C, models, pairs),
+        adjacent_pairs=adjacent_pairs(C, models, table),
         all_pairs=[
-            PairTest(models[i], models[j], b, c, float(p), float(holm_all[(i, j)]))
-            for (i, j), (b, c, p) in pairs.items()
+            PairTest(models[i], models[j], int(table.b[i, j]), int(table.b[j, i]), p, table.holm_float[(i, j)])
+            for (i, j), p in table.p_float.items()
         ],
-        tiers=[[models[i] for i in t] for t in separation_tiers(matrix, ALPHA)],
+        tiers=[[models[i] for i in t] for t in tiers_from_separation(lambda i, j: table.separated[(i, j)], k)],
     )
     if k >= 2:
         report.leader_stays_first = stability(C, draws, seed, progress)

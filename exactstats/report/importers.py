@@ -28,6 +28,7 @@ from __future__ import annotations
 import csv
 import json
 import zipfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,11 @@ def _binary_array(values: Any, where: Any) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype == bool:
         return arr.astype(np.int64)
-    num = pd.DataFrame(arr).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float).reshape(arr.shape)
+    if arr.dtype.kind in "iuf":  # already numbers (read_csv's usual result): no per-cell conversion
+        num = arr.astype(float)
+    else:
+        num = pd.DataFrame(arr.reshape(len(arr), -1)).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        num = num.reshape(arr.shape)
     bad = ~np.isin(num, (0.0, 1.0))
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
@@ -108,7 +113,7 @@ def _read_table(path: Path) -> pd.DataFrame:
         else:
             with open(path, newline="", encoding="utf-8") as f:
                 header = next(csv.reader(f), [])
-            dups = sorted({h for h in header if header.count(h) > 1})
+            dups = sorted(h for h, n in Counter(header).items() if n > 1)
             if dups:
                 raise ExactStatsError(f"{path}: column {dups[0]!r} appears more than once in the header")
             df = pd.read_csv(path, dtype={"model": str, "question_id": str}, keep_default_na=False, na_values=[""])
@@ -399,6 +404,7 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     if not parts:
         raise ExactStatsError("inputs must name at least one file")
     seen: dict[str, str] = {}
+    id_sets: dict[int, set[str]] = {}  # a wide table's models share one id list: check it once
     for p in parts:
         if not p.ids:
             raise ExactStatsError(f"{p.source}: model {p.model!r} has zero questions")
@@ -407,11 +413,14 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
                 f"model {p.model!r} appears twice ({seen[p.model]} and {p.source}); name one with NAME=PATH"
             )
         seen[p.model] = p.source
-        dup = pd.Index(p.ids)[pd.Index(p.ids).duplicated()]
-        if len(dup):
-            raise ExactStatsError(f"{p.source}: question id {dup[0]!r} appears twice for model {p.model!r}")
-    common = set(parts[0].ids).intersection(*(p.ids for p in parts[1:]))
-    union = set().union(*(p.ids for p in parts))
+        if id(p.ids) not in id_sets:
+            id_sets[id(p.ids)] = set(p.ids)
+            if len(id_sets[id(p.ids)]) != len(p.ids):
+                dup = next(q for q, n in Counter(p.ids).items() if n > 1)
+                raise ExactStatsError(f"{p.source}: question id {dup!r} appears twice for model {p.model!r}")
+    sets = list(id_sets.values())
+    common = set(sets[0]).intersection(*sets[1:])
+    union = set().union(*sets)
     if common != union and not intersect:
         worst = max(parts, key=lambda p: len(set(p.ids) ^ common))
         raise ExactStatsError(
@@ -422,7 +431,11 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     if not common:
         raise ExactStatsError("no question is shared by every model")
     order = [q for q in parts[0].ids if q in common]
-    take = [pd.Index(p.ids).get_indexer(order) for p in parts]  # vectorised alignment
+    positions: dict[int, np.ndarray] = {}
+    for p in parts:  # vectorised alignment, once per distinct id list
+        if id(p.ids) not in positions:
+            positions[id(p.ids)] = pd.Index(p.ids).get_indexer(order)
+    take = [positions[id(p.ids)] for p in parts]
     C = np.stack([p.correct[ix] for p, ix in zip(parts, take)]).astype(np.int64)
 
     def column(attr: str) -> np.ndarray | None:
