@@ -88,6 +88,7 @@ from .correlation import (
     mean_phi_float,
     phi,
     phi_float,
+    phi_for_effective_votes,
     phi_matrix_float,
     phi_squared,
 )
@@ -109,10 +110,12 @@ from .errorbars import (
 from .paired import (
     ALTERNATIVES,
     DifferenceInterval,
+    bh_adjust,
     discordance,
     discordance_matrices,
     holm_adjust,
     holm_reject_screened,
+    mcnemar_chi_square_p_float,
     mcnemar_p_value,
     mcnemar_p_value_float,
     paired_difference_interval,
@@ -131,6 +134,8 @@ from .passk import (
     pass_at_k_float,
     pass_at_k_plugin,
     pass_at_k_subsets,
+    pass_at_k_variance,
+    pass_at_k_variance_estimate,
 )
 from .power import (
     QuestionsNeeded,
@@ -176,6 +181,8 @@ __all__ = [
     "SubsetCount",
     "expected_pass_at_k",
     "expected_pass_at_k_float",
+    "pass_at_k_variance",
+    "pass_at_k_variance_estimate",
     "ESTIMATORS",
     "mean_pass_at_k",
     "pass_at_k_float",
@@ -218,6 +225,8 @@ __all__ = [
     "paired_difference_interval",
     "unpaired_difference_interval",
     "holm_adjust",
+    "bh_adjust",
+    "mcnemar_chi_square_p_float",
     "holm_reject_screened",
     "separation_tiers",
     "tiers_from_separation",
@@ -239,6 +248,7 @@ __all__ = [
     "mean_phi_float",
     "design_effect",
     "effective_votes",
+    "phi_for_effective_votes",
     "effective_votes_ceiling",
     "effective_votes_eigen_float",
     # resampling

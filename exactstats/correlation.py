@@ -34,6 +34,7 @@ __all__ = [
     "mean_phi_float",
     "design_effect",
     "effective_votes",
+    "phi_for_effective_votes",
     "effective_votes_ceiling",
     "effective_votes_eigen_float",
 ]
@@ -140,6 +141,22 @@ def effective_votes(k: Any, phi_value: Any) -> Fraction:
     """
     k, ph = _k_phi(k, phi_value)
     return k / (1 + (k - 1) * ph)
+
+
+def phi_for_effective_votes(k: Any, votes: Any) -> Fraction:
+    """The error correlation at which ``k`` voters are worth ``votes`` independent ones: the inverse of
+    :func:`effective_votes`, ``phi = (k/votes - 1) / (k - 1)``.
+
+    >>> phi_for_effective_votes(7, "5/2")
+    Fraction(3, 10)
+    """
+    k = as_int(k, "k", minimum=2)
+    votes = as_fraction(votes, "votes")
+    if not 0 < votes:
+        raise ExactStatsError(f"votes must be > 0, got {votes}")
+    phi_value = (k / votes - 1) / (k - 1)
+    _k_phi(k, phi_value)  # the same range check as effective_votes
+    return phi_value
 
 
 def effective_votes_ceiling(phi_value: Any) -> Fraction:

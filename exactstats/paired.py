@@ -24,7 +24,15 @@ import numpy as np
 
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
 from ._normal import z_value_float
-from ._validate import ExactStatsError, as_binary_vector, as_choice, as_int, as_probability, refuse_if_too_big
+from ._validate import (
+    ExactStatsError,
+    as_binary_vector,
+    as_choice,
+    as_fraction,
+    as_int,
+    as_probability,
+    refuse_if_too_big,
+)
 
 __all__ = [
     "discordance",
@@ -34,6 +42,8 @@ __all__ = [
     "paired_difference_interval",
     "unpaired_difference_interval",
     "holm_adjust",
+    "bh_adjust",
+    "mcnemar_chi_square_p_float",
     "separation_tiers",
     "tiers_from_separation",
     "discordance_matrices",
@@ -148,14 +158,29 @@ def _check_ddof(ddof: Any, n: int) -> int:
     return ddof
 
 
-def paired_difference_interval(b: int, c: int, n: int, confidence: Any = "0.95", ddof: int = 1) -> DifferenceInterval:
+def _z(z: Any, confidence: Any) -> float:
+    """A given z (an exact rational such as "1.96", used at its value) or the normal quantile of ``confidence``."""
+    if z is None:
+        return z_value_float("0.95" if confidence is None else confidence)
+    if confidence is not None:
+        raise ExactStatsError("give z or confidence, not both (z is the quantile of a confidence level)")
+    zf = as_fraction(z, "z")
+    if not 0 < zf <= 40:
+        raise ExactStatsError(f"z must lie in (0, 40], got {float(zf):g}")
+    return float(zf)
+
+
+def paired_difference_interval(
+    b: int, c: int, n: int, confidence: Any = None, ddof: int = 1, z: Any = None
+) -> DifferenceInterval:
     """Interval for the accuracy difference of two models on the same ``n`` questions.
 
     With ``d = (b - c)/n`` and ``q = (b + c)/n`` the per-question score differences
     have variance ``q - d**2``; the variance of their mean is
     ``(q - d**2) / (n - ddof)``. ``ddof=1`` (default) is the sample-variance form
     used by Miller (2024) and seed article 000 (+-1.96 points for b=219, c=182,
-    n=2000); ``ddof=0`` the plug-in form.
+    n=2000); ``ddof=0`` the plug-in form. ``z`` (a rational such as ``"1.96"``) replaces the
+    normal quantile of ``confidence`` (default 0.95); giving both is an error.
 
     >>> iv = paired_difference_interval(219, 182, 2000)
     >>> iv.difference, round(iv.half_width * 100, 2)
@@ -167,11 +192,11 @@ def paired_difference_interval(b: int, c: int, n: int, confidence: Any = "0.95",
     ddof = _check_ddof(ddof, n)
     d = Fraction(b - c, n)
     q = Fraction(b + c, n)
-    return _interval(d, (q - d * d) / (n - ddof), z_value_float(confidence))
+    return _interval(d, (q - d * d) / (n - ddof), _z(z, confidence))
 
 
 def unpaired_difference_interval(
-    k1: int, k2: int, n: int, confidence: Any = "0.95", ddof: int = 1
+    k1: int, k2: int, n: int, confidence: Any = None, ddof: int = 1, z: Any = None
 ) -> DifferenceInterval:
     """Interval for the difference ``k1/n - k2/n`` treating the two runs as independent samples.
 
@@ -188,7 +213,7 @@ def unpaired_difference_interval(
     k2 = as_int(k2, "k2", minimum=0, maximum=n)
     ddof = _check_ddof(ddof, n)
     p1, p2 = Fraction(k1, n), Fraction(k2, n)
-    return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), z_value_float(confidence))
+    return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), _z(z, confidence))
 
 
 def holm_adjust(p_values: Any) -> list[Fraction]:
@@ -298,3 +323,51 @@ def holm_reject_screened(
         else:
             break
     return reject, exact_idx
+
+
+def bh_adjust(p_values: Any, dependence: str = "independent") -> list[Fraction]:
+    """Benjamini-Hochberg adjusted p-values (false-discovery rate), exactly, capped at 1.
+
+    The i-th smallest p is multiplied by ``m / i`` and the results made non-decreasing from the
+    largest down. ``dependence="any"`` is Benjamini-Yekutieli: a further factor ``1 + 1/2 + ... + 1/m``
+    that holds the rate under any dependence between the tests. Declare a discovery where the
+    adjusted p <= the target rate.
+
+    >>> [str(x) for x in bh_adjust(["0.01", "0.04", "0.03"])]
+    ['3/100', '1/25', '1/25']
+    >>> [str(x) for x in bh_adjust(["0.01", "0.04", "0.03"], dependence="any")]
+    ['11/200', '11/150', '11/150']
+    """
+    ps = [as_probability(p, f"p_values[{i}]") for i, p in enumerate(p_values)]
+    if not ps:
+        raise ExactStatsError("p_values must hold at least one p-value, got none")
+    dependence = as_choice(dependence, "dependence", ("independent", "any"))
+    m = len(ps)
+    factor = sum((Fraction(1, i) for i in range(1, m + 1)), Fraction(0)) if dependence == "any" else Fraction(1)
+    order = sorted(range(m), key=lambda i: ps[i])
+    adjusted = [Fraction(0)] * m
+    running = Fraction(1)
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, ps[i] * m * factor / rank)
+        adjusted[i] = running
+    return adjusted
+
+
+def mcnemar_chi_square_p_float(b: int, c: int, correction: bool = True) -> float:
+    """McNemar's asymptotic chi-square test, ``(|b - c| - 1)^2 / (b + c)`` with Edwards' continuity
+    correction, or ``(b - c)^2 / (b + c)`` without; a float approximation of :func:`mcnemar_p_value`.
+    As in R's ``mcnemar.test`` the correction is applied only when ``b != c`` (statsmodels applies
+    it always, which turns ``b = c`` into a statistic of ``1/(b + c)`` instead of 0).
+
+    >>> round(mcnemar_chi_square_p_float(219, 182), 4), round(mcnemar_chi_square_p_float(219, 182, False), 4)
+    (0.0722, 0.0646)
+    """
+    from scipy.stats import chi2
+
+    b = as_int(b, "b", minimum=0)
+    c = as_int(c, "c", minimum=0)
+    if b + c == 0:
+        return 1.0
+    gap = abs(b - c) - 1 if correction and b != c else abs(b - c)
+    return float(chi2.sf(gap * gap / (b + c), 1))

