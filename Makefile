@@ -14,7 +14,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html test lint venv bench data data-check clean
+.PHONY: html student test lint venv bench data data-check clean
 
 venv: $(STAMP)
 
@@ -30,6 +30,12 @@ $(STAMP): pyproject.toml requirements-nodeps.txt
 html: $(STAMP)
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
 	$(BIN)/sphinx-build -W -n -b html . $(BUILD)/html
+
+# The classroom edition: no solutions anywhere in the output (checked after the build).
+student: $(STAMP)
+	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
+	$(BIN)/sphinx-build -W -n -t student -b html -d $(BUILD)/student/doctrees . $(BUILD)/student/html
+	$(BIN)/python -m tests.check_student $(BUILD)/student/html
 
 test: lint
 	$(BIN)/python -m pytest -q

@@ -126,9 +126,22 @@ def _sphinx_proof_parallel_fix(app):
         ProofDomain.merge_domaindata = lambda self, docnames, otherdata: None
 
 
+# The student edition (`make student`, sphinx-build -t student): solutions are cut from the sources
+# before parsing, so no page, search index, notebook or copied source holds them.
+STUDENT = "student" in tags  # noqa: F821 - `tags` is provided by Sphinx when it runs this file
+if STUDENT:
+    html_title += " (student edition)"
+    html_copy_source = False
+    html_show_sourcelink = False
+
+
 def setup(app):
     app.connect("builder-inited", _copy_plotly)
     _sphinx_proof_parallel_fix(app)
+    if STUDENT:
+        from book._code.student import on_source_read
+
+        app.connect("source-read", on_source_read)
 
 
 # Chapters are numbered (book/index.md), so figures, tables and exercises read "Exercise 3.2".

@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|arena|report ...``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|check|arena|report ...``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -189,6 +189,18 @@ def cmd_arena(args: argparse.Namespace) -> None:
     print(json.dumps(summary) if args.json else to_text(summary), end="\n" if args.json else "")
 
 
+def cmd_check(args: argparse.Namespace) -> None:
+    from .exercises import check
+
+    verdict, message = check(
+        args.exercise, args.answer if len(args.answer) > 1 or "," in args.answer[0] else args.answer[0]
+    )
+    if args.json:
+        print(json.dumps({"exercise": args.exercise, "verdict": verdict, "message": message}))
+    else:
+        print(f"Exercise {args.exercise}: {message}")
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import main as report_main
 
@@ -253,6 +265,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", help="proof names (see --list)")
     p.add_argument("--list", action="store_true", help="list the proofs")
     p.add_argument("--all", action="store_true", help="check every proof")
+
+    p = sub.add_parser(
+        "check",
+        help="check your answer to a book exercise (right / wrong / close) without revealing it",
+        description="Check an answer to Exercise N.M of the book. Answers: a fraction (7/10), an integer, a "
+        "decimal with the precision the exercise asks for, or a list (two values: 3 9 or 3,9).",
+        epilog="examples:\n  exactstats check 1.1 7/10\n  exactstats check 5.1 0.5000\n  exactstats check 2.2 3000 800",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("exercise", help="the exercise number, e.g. 3.1")
+    p.add_argument("answer", nargs="+", help="your answer")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_check)
 
     p = sub.add_parser(
         "arena",

@@ -1,0 +1,132 @@
+"""Checking a student's answer to a book exercise without revealing the answer.
+
+Each exercise with a checkable answer is stored as the salted SHA-256 of its canonical
+answer (an exact fraction, an integer, a decimal at a stated precision, or a small list),
+plus, for exact answers, the hashes of the value rounded to a few decimals, so a close
+decimal can be told "close: give an exact fraction". Nothing else about the answer is
+stored. Exercise ids are the book's numbers ("5.1" is Exercise 5.1); exercises that ask
+for an explanation have no automatic check.
+
+>>> check("1.1", "0.6826")[0]
+'close'
+>>> check("1.1", "1/2")[0]
+'wrong'
+"""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any
+
+from ._validate import ExactStatsError
+
+SALT = "exactstats-exercises-v1"
+CLOSE_PLACES = (3, 4, 5, 6)
+
+# id -> (label in the book, kind, data). kind "exact": data = {"hash", "close": {places: hash}};
+# "decimal": data = {"places", "hash"}; "list": data = {"hash"} over a list of exact values;
+# "prose": an explanation, no automatic check.
+EXERCISES: dict[str, tuple[str, str, dict[str, Any]]] = {}
+
+
+def canonical(value: Any) -> str:
+    """Canonical text of an exact answer: a reduced fraction ``p/q`` (or an integer), lists comma-joined."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(canonical(v) for v in value) + "]"
+    f = Fraction(value)
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(f"{SALT}|{text}".encode()).hexdigest()[:32]
+
+
+def _round(value: Fraction, places: int) -> str:
+    q = Decimal(1).scaleb(-places)
+    return str((Decimal(value.numerator) / Decimal(value.denominator)).quantize(q))
+
+
+def entry(label: str, answer: Any, kind: str = "exact", places: int | None = None) -> tuple[str, str, dict[str, Any]]:
+    """Build a registry entry from a canonical answer (used by the test that keeps the registry in sync)."""
+    if kind == "exact":
+        f = Fraction(answer)
+        return (
+            label,
+            kind,
+            {"hash": digest(canonical(f)), "close": {str(p): digest(_round(f, p)) for p in CLOSE_PLACES}},
+        )
+    if kind == "decimal":
+        assert places is not None
+        return label, kind, {"places": places, "hash": digest(_round(Fraction(answer), places))}
+    if kind == "list":
+        return label, kind, {"hash": digest(canonical(list(answer)))}
+    return label, "prose", {}
+
+
+def _parse_exact(text: str) -> Fraction:
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ExactStatsError(f"answer must be a number such as 7/10, 3 or 0.7, got {text!r}") from None
+
+
+def check(exercise: str, answer: Any) -> tuple[str, str]:
+    """``(verdict, message)`` with verdict ``right``, ``wrong``, ``close`` or ``unchecked``.
+
+    ``answer`` is a Fraction, an int, a decimal string, or for list answers a list or a
+    comma-separated string.
+    """
+    if exercise not in EXERCISES:
+        raise ExactStatsError(f"exercise must be one of {', '.join(sorted(EXERCISES, key=_order))}, got {exercise!r}")
+    label, kind, data = EXERCISES[exercise]
+    if kind == "prose":
+        return (
+            "unchecked",
+            f"Exercise {exercise} asks for an explanation: compare yours with a classmate or your teacher.",
+        )
+    if kind == "list":
+        items = answer if isinstance(answer, (list, tuple)) else str(answer).strip("[] ").split(",")
+        values = [_parse_exact(str(v)) for v in items]
+        ok = digest(canonical(values)) == data["hash"]
+        return ("right", "right") if ok else ("wrong", "wrong: check each value and the order")
+    text = str(answer)
+    value = answer if isinstance(answer, Fraction) else _parse_exact(text)
+    if kind == "decimal":
+        places = data["places"]
+        ok = digest(_round(value, places)) == data["hash"]
+        return ("right", f"right (to {places} decimals)") if ok else ("wrong", f"wrong (give {places} decimals)")
+    if digest(canonical(value)) == data["hash"]:
+        return "right", "right"
+    exponent = Decimal(text.strip()).as_tuple().exponent if "/" not in text and _is_decimal(text) else 0
+    given_places = -exponent if isinstance(exponent, int) else 0
+    for places in CLOSE_PLACES:
+        if (
+            isinstance(given_places, int)
+            and given_places >= places
+            and digest(_round(value, places)) == data["close"][str(places)]
+        ):
+            return "close", "close: give an exact fraction"
+    return "wrong", "wrong"
+
+
+def _is_decimal(text: str) -> bool:
+    try:
+        Decimal(text.strip())
+    except InvalidOperation:
+        return False
+    return True
+
+
+def _order(exercise_id: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in exercise_id.split("."))
+
+
+def _load() -> None:
+    from ._exercise_answers import REGISTRY
+
+    EXERCISES.update(REGISTRY)  # type: ignore[arg-type]  # generated literal: mypy widens the dict values
+
+
+_load()

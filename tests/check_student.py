@@ -1,0 +1,54 @@
+"""After `make student`: no solution text may be anywhere in the student HTML output (pages, search index, files).
+
+Usage: python -m tests.check_student _build/student/html
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from book._code.student import START  # noqa: E402
+
+
+def solution_snippets() -> list[str]:
+    """Distinctive lines from every solution in the sources: none of them may appear in the output."""
+    snippets = []
+    for md in sorted((ROOT / "book").glob("*.md")):
+        inside = False
+        for line in md.read_text().splitlines():
+            if START.match(line):
+                inside = True
+            elif inside and "{solution-end}" in line:
+                inside = False
+            elif inside and len(line.strip()) > 30 and not line.lstrip().startswith(("```", ":")):
+                snippets.append(line.strip())
+    return snippets
+
+
+def main(out: str) -> int:
+    folder = Path(out)
+    texts = {
+        p: p.read_text(errors="replace")
+        for p in folder.rglob("*")
+        if p.suffix in {".html", ".js", ".txt", ".ipynb", ".md"}
+    }
+    problems = [f"{p}: solution markup" for p, t in texts.items() if re.search(r'class="[^"]*\bsolution\b', t)]
+    for snippet in solution_snippets():
+        for p, t in texts.items():
+            if snippet in t:
+                problems.append(f"{p}: contains solution text {snippet[:60]!r}")
+                break
+    if problems:
+        print("\n".join(problems[:20]), file=sys.stderr)
+        return 1
+    print(f"student edition clean: {len(texts)} files checked, no solution text")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,65 @@
+"""The answer checker: in sync with the book and its canonical answers, right for them, wrong otherwise."""
+
+import re
+import sys
+from fractions import Fraction
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+import exactstats as es  # noqa: E402
+from exactstats._exercise_answers import REGISTRY  # noqa: E402
+from exactstats.cli import main  # noqa: E402
+from exactstats.exercises import check  # noqa: E402
+from tests.exercise_answers import answers, book_ids, registry  # noqa: E402
+
+
+def test_registry_is_in_sync_with_the_book_and_the_answers():
+    assert REGISTRY == registry(), "run python -m tests.exercise_answers"
+    assert {label for label, _, _ in REGISTRY.values()} == set(book_ids())
+
+
+def test_canonical_answers_are_right_and_others_wrong():
+    ids = book_ids()
+    for label, (answer, kind, *_) in answers().items():
+        exercise = ids[label]
+        if kind == "list":
+            assert check(exercise, [str(a) for a in answer])[0] == "right", exercise
+            assert check(exercise, [str(a + 1) for a in answer])[0] == "wrong", exercise
+        elif kind == "decimal":
+            assert check(exercise, f"{float(answer):.4f}")[0] == "right", exercise
+            assert check(exercise, f"{float(answer) + 0.01:.4f}")[0] == "wrong", exercise
+        else:
+            assert check(exercise, str(Fraction(answer)))[0] == "right", exercise
+            assert check(exercise, Fraction(answer))[0] == "right", exercise
+            assert check(exercise, str(Fraction(answer) + Fraction(1, 7)))[0] == "wrong", exercise
+            decimal = f"{float(answer):.6f}"
+            if Fraction(decimal) != Fraction(answer):  # a decimal that is not the exact value is "close"
+                assert check(exercise, decimal)[0] == "close", exercise
+
+
+def test_nothing_but_hashes_is_stored():
+    text = (ROOT / "exactstats" / "_exercise_answers.py").read_text()
+    for answer, *_ in answers().values():
+        values = answer if isinstance(answer, list) else [answer]
+        for v in values:
+            f = Fraction(v)
+            if f.denominator != 1 or abs(f) > 9:
+                for shown in (str(f), f"{float(f):.4f}"):
+                    assert not re.search(rf"(?<![0-9a-f./]){re.escape(shown)}(?![0-9a-f/])", text), shown
+
+
+def test_cli_check(capsys):
+    assert main(["check", "1.1", str(es.majority_probability("0.6", 5))]) == 0
+    assert "right" in capsys.readouterr().out
+    assert main(["check", "1.2", "anything"]) == 0
+    assert "explanation" in capsys.readouterr().out
+    assert main(["check", "99.9", "1"]) == 2
+    assert main(["check", "1.1", "seven"]) == 2
+
+
+@pytest.mark.parametrize("bad", ["0", "1.99", ""])
+def test_unknown_exercise_ids_are_refused(bad):
+    with pytest.raises(es.ExactStatsError):
+        check(bad, "1")

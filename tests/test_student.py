@@ -1,0 +1,54 @@
+"""The student edition strips every solution and nothing else."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from book._code.student import strip_solutions  # noqa: E402
+
+
+def test_strip_removes_solutions_and_their_cells():
+    text = "\n".join(
+        [
+            "Intro",
+            "```{exercise}",
+            ":label: e1",
+            "",
+            "Do it.",
+            "```",
+            "",
+            "```{solution-start} e1",
+            ":class: dropdown",
+            "```",
+            "",
+            "Secret words.",
+            "",
+            "```{code-cell} ipython3",
+            "secret = 42",
+            "```",
+            "",
+            "```{solution-end}",
+            "```",
+            "",
+            "Outro",
+            "",
+        ]
+    )
+    out = strip_solutions(text)
+    assert "Secret" not in out and "secret" not in out and "solution" not in out
+    assert "Do it." in out and "Intro" in out and "Outro" in out
+
+
+def test_every_chapter_strips_cleanly():
+    for md in sorted((ROOT / "book").glob("*.md")):
+        text = md.read_text()
+        out = strip_solutions(text)
+        assert "{solution" not in out, md.name
+        assert out.count("{exercise}") == text.count("{exercise}"), md.name
+
+
+def test_unclosed_solution_is_an_error():
+    with pytest.raises(ValueError):
+        strip_solutions("```{solution-start} e1\n```\ntext\n")
