@@ -225,6 +225,21 @@ def bench_growth() -> None:
 
 
 NOTES: list[str] = []
+KEPT_ROWS: list[str] = []
+
+
+def keep_other_groups(path: Path, running: set[str]) -> None:
+    """With --only, the previous file's rows of the groups not run now stay in the table (marked as such)."""
+    if not path.exists():
+        return
+    for line in path.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) >= 8 and cells[0] not in ("group", "---") and cells[0] not in running:
+            KEPT_ROWS.append(
+                line if "(earlier run)" in line else line.rstrip().rstrip("|").rstrip() + " (earlier run) |"
+            )
+
+
 FAILURES: list[str] = []
 
 
@@ -250,6 +265,7 @@ def write_markdown(path: Path, extra: str = "") -> None:
         "| group | case | ours | time | reference | time | ratio | note |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    lines += KEPT_ROWS  # rows of groups not run this time (--only), kept from the previous file
     for r in ROWS:
         lines.append(
             f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |"
@@ -286,6 +302,19 @@ def main(argv=None) -> int:
     except ImportError:
         pass
     extra = (ROOT / "benchmarks" / "NOTES.md").read_text() if (ROOT / "benchmarks" / "NOTES.md").exists() else ""
+    if args.only:
+        names = {
+            "passk": "pass@k",
+            "mcnemar": "McNemar",
+            "condorcet": "Condorcet",
+            "stability": "stability",
+            "power": "power",
+            "report": "report",
+            "book": "book",
+            "scoring": "scoring",
+        }
+        running = {names.get(g, g) for g in args.only} | ({"plurality"} if "condorcet" in args.only else set())
+        keep_other_groups(Path(args.out), running)
     for name, fn in groups.items():
         if args.only and name not in args.only:
             continue

@@ -153,9 +153,15 @@ def expected_pass_at_k(n: int, k: int, p: Any, estimator: str = "unbiased") -> F
         f"expected_pass_at_k with n = {n}",
         "expected_pass_at_k_float",
     )
-    f = pass_at_k if estimator == "unbiased" else pass_at_k_plugin
-    q = 1 - p
-    return sum((comb(n, c) * p**c * q ** (n - c) * f(n, c, k) for c in range(n + 1)), Fraction(0))
+    # one running integer sum over c, one Fraction at the end (not a Fraction per term):
+    # E[X] with X = C(n-c, k)/C(n, k) (unbiased) or ((n-c)/n)^k (plug-in), and the estimate is 1 - X
+    a, d = p.numerator, p.denominator
+    b = d - a
+    if estimator == "unbiased":
+        top = sum(comb(n, c) * a**c * b ** (n - c) * comb(n - c, k) for c in range(n - k + 1))
+        return 1 - Fraction(top, d**n * comb(n, k))
+    top = sum(comb(n, c) * a**c * b ** (n - c) * (n - c) ** k for c in range(n + 1))
+    return 1 - Fraction(top, d**n * n**k)
 
 
 def expected_pass_at_k_float(n: int, k: int, p: Any, estimator: str = "unbiased") -> float:

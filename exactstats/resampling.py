@@ -171,12 +171,19 @@ def split_half_float(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
         raise ExactStatsError(f"C must have at least 2 models and 2 questions, got shape {C.shape}")
     rng = np.random.default_rng(seed)
     half = questions // 2
-    base = np.zeros(questions, dtype=np.float64)
-    base[:half] = 1.0
+    base = np.zeros(questions, dtype=np.int8)
+    base[:half] = 1
+    # one byte per cell (the same permutations as any dtype would get); the products run in chunks,
+    # so memory stays at splits x questions bytes plus one chunk of floats
     masks = rng.permuted(np.broadcast_to(base, (splits, questions)), axis=1)
     cf = C.T.astype(np.float64)
-    acc_a = (masks @ cf) / half
-    acc_b = ((1 - masks) @ cf) / (questions - half)
+    right = cf.sum(axis=0)
+    acc_a = np.empty((splits, models))
+    step = max(1, _BLOCK_CELLS // questions)
+    for start in range(0, splits, step):
+        acc_a[start : start + step] = masks[start : start + step].astype(np.float64) @ cf
+    acc_b = (right - acc_a) / (questions - half)
+    acc_a /= half
     jitter = rng.random(acc_a.shape) * (0.5 / questions)
     winner = np.argmax(acc_a + jitter, axis=1)
     rows = np.arange(splits)

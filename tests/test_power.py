@@ -91,3 +91,10 @@ def test_smallest_n_is_smallest():
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@pytest.mark.parametrize("pb, pc", [("0.3", "0.05"), ("0.2", "0.1"), ("0.12", "0.04")])
+def test_smallest_n_is_the_first_n_whose_exact_power_reaches_the_target(pb, pc):
+    n = smallest_n_for_power(pb, pc)
+    assert mcnemar_power(n, pb, pc) >= Fraction(4, 5)
+    assert all(mcnemar_power(m, pb, pc) < Fraction(4, 5) for m in range(1, n))
