@@ -52,12 +52,31 @@ def cmd_models(args) -> int:
     return 0
 
 
-def select_questions(source: str, n: int | None, seed: int, stratify: bool, shuffle_safe_only: bool):
+def select_questions(
+    source: str, n: int | None, seed: int, stratify: bool, shuffle_safe_only: bool, filter_version: str = "v2"
+):
     from .questions import filter_shuffle_safe, load_questions, sample_questions
 
     pool = load_questions(source)
-    kept, dropped = filter_shuffle_safe(pool) if shuffle_safe_only else (pool, [])
+    kept, dropped = filter_shuffle_safe(pool, filter_version) if shuffle_safe_only else (pool, [])
     return pool, kept, dropped, sample_questions(kept, n, seed=seed, stratify=stratify)
+
+
+def inherited(key: str, given: str | None, folders: list[Path], fallback: str) -> str:
+    """An explicit setting, else the one recorded by the run being resumed or extended, else ``fallback``.
+
+    Old runs keep what they recorded (their manifests predate the setting: the legacy default applies),
+    so resuming or growing them never changes how their rows are made.
+    """
+    from .run import run_folder
+
+    if given is not None:
+        return given
+    for folder in folders:
+        recorded = run_folder(folder).recorded_settings()
+        if recorded is not None:
+            return recorded[key]
+    return fallback
 
 
 def cmd_run(args) -> int:
@@ -83,8 +102,16 @@ def cmd_run(args) -> int:
         threads=args.threads,
         reuse_prefix=not args.no_prefix_reuse,
     )
+    related = [Path(args.out), *(Path(d) for d in args.reuse_rows_from)]
+    cfg.letter_spelling = inherited("letter_spelling", args.letter_spelling, related, "space")
+    cfg.cross_reference_filter = inherited("cross_reference_filter", args.cross_reference_filter, related, "v2")
     pool, kept, dropped, questions = select_questions(
-        args.questions, args.n, args.seed, cfg.stratify, cfg.shuffle_safe_only
+        args.questions,
+        args.n,
+        args.seed,
+        cfg.stratify,
+        cfg.shuffle_safe_only,
+        cfg.cross_reference_filter if cfg.cross_reference_filter != "off" else "v2",
     )
     if dropped:
         print(
@@ -95,9 +122,9 @@ def cmd_run(args) -> int:
     _, _, sha, name = resolve_source(args.model)
     _, dtype = resolve_device_dtype(args.device, args.dtype)
     run_folder(Path(args.out)).check_settings(run_settings(cfg, name, sha, question_set_hash(questions), dtype))
-    lm = load_model(
-        args.model, device=args.device, dtype=args.dtype, threads=args.threads
-    )  # after the check: loading is slow
+    lm = load_model(  # after the check: loading is slow
+        args.model, device=args.device, dtype=args.dtype, threads=args.threads, letter_spelling=cfg.letter_spelling
+    )
     manifest = score_questions(
         lm,
         questions,
@@ -280,7 +307,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
     r.add_argument("--device", default="auto")
-    r.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    r.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="torch CPU threads (default: 1 on machines with up to 4 cores, measured faster there)",
+    )
+    r.add_argument(
+        "--letter-spelling",
+        choices=["space", "bare", "both"],
+        default=None,
+        help="answer-letter tokens scored: ' A' (space, lm-eval's convention; the default for new runs), "
+        "'A' (bare) or both summed (the shipped dataset); a resumed or extended run keeps its own",
+    )
+    r.add_argument(
+        "--cross-reference-filter",
+        choices=["v1", "v2"],
+        default=None,
+        help="which 'all of the above' filter selects shuffle-safe questions: v2 (capital option letters "
+        "only; default for new runs) or v1 (the shipped dataset's); a resumed or extended run keeps its own",
+    )
     r.add_argument("--no-stratify", action="store_true", help="sample without stratifying by subject")
     r.add_argument(
         "--keep-cross-references", action="store_true", help="keep questions whose options refer to other options"

@@ -50,6 +50,7 @@ def build(data_dir: Path) -> dict:
                 "mean_letter_mass": float(rows["letter_mass"].mean()),
                 "questions_per_s": manifest.get("questions_per_s"),
                 "model_sha256": manifest["settings"]["model_sha256"],
+                "per_subject": per_subject(rows),
             }
         full = long[long["model"].isin(complete)]
         if complete:
@@ -60,6 +61,16 @@ def build(data_dir: Path) -> dict:
     (data_dir / "SUMMARY.md").write_text(render(summary))
     _fill_datasheet(data_dir / "README.md", summary)
     return summary
+
+
+def per_subject(rows) -> dict[str, dict]:
+    """Accuracy per subject with its Wilson 95% interval (exactstats), from one model's rows."""
+    out = {}
+    for subject, group in rows.groupby("subject"):
+        k, n = int(group["correct"].sum()), len(group)
+        lo, hi = wilson_interval(k, n).as_floats()
+        out[str(subject)] = {"correct": k, "questions": n, "accuracy": k / n, "wilson95": [lo, hi]}
+    return out
 
 
 def _speed(qps: float | None) -> str:

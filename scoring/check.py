@@ -1,4 +1,4 @@
-"""``make data-check``: re-score committed rows with the smallest model and compare.
+"""``make data-check``: re-score committed rows (spread over conditions, models, subjects) and compare.
 
 The chosen option must match exactly; the four probabilities and the letter mass
 within ``TOLERANCE`` (absolute), which allows for float summation order across
@@ -7,7 +7,6 @@ CPUs and library builds.
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 
@@ -15,44 +14,95 @@ from .questions import load_redux
 from .run import RunConfig, read_done, score_questions
 
 TOLERANCE = 1e-4
-CHECK_RUN = Path("runs") / "shuffled-2000" / "smollm2-135m-instruct"
 
 
-def check_dataset(data_dir: Path, n: int = 20) -> tuple[bool, str]:
+def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, seed: int = 0) -> tuple[bool, str]:
+    """Re-score ``n`` committed rows spread over the conditions, models and subjects, and compare.
+
+    Rows are drawn round-robin over (condition, model) groups, each group's rows in a seeded
+    random order with one row per subject before a subject repeats. ``models`` limits the
+    models (the test suite re-scores the two small ones; ``make data-check`` all of them).
+    """
+    import random
+
+    from .run import LEGACY_DEFAULTS, run_folder
     from .scorer import load_model
 
-    run_dir = data_dir / CHECK_RUN
-    manifest = json.loads((run_dir / "manifest.json").read_text())
-    settings = manifest["settings"]
-    committed = read_done(run_dir / "results.jsonl")
-    ids = sorted(committed)[:n]
     by_id = {q.id: q for q in load_redux()}
-    questions = [by_id[i] for i in ids]
-    lm = load_model(settings["model_source"], dtype=settings["dtype"], threads=2)
-    cfg = RunConfig(
-        model=settings["model_source"],
-        questions_source="redux",
-        n=None,
-        seed=settings["seed"],
-        shots=settings["shots"],
-        shuffle=settings["shuffle"],
-        chat_template=settings["chat_template"],
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        score_questions(lm, questions, list(by_id.values()), cfg, Path(tmp), progress=False)
-        fresh = read_done(Path(tmp) / "results.jsonl")
-    problems = []
-    worst = 0.0
-    for i in ids:
-        a, b = committed[i], fresh[i]
-        for key in ("chosen", "chosen_letter", "correct", "permutation", "answer"):
-            if a[key] != b[key]:
-                problems.append(f"{i}: {key} committed {a[key]!r}, re-scored {b[key]!r}")
-        for key in ("p_A", "p_B", "p_C", "p_D", "letter_mass"):
-            worst = max(worst, abs(a[key] - b[key]))
+    groups: dict[tuple[str, str], list[str]] = {}
+    committed: dict[tuple[str, str], dict] = {}
+    for run_dir in sorted((data_dir / "runs").glob("*/*")):
+        folder = run_folder(run_dir)
+        settings = folder.recorded_settings() if (run_dir / "results.jsonl").exists() else None
+        if settings is None or (models is not None and settings["model"] not in models):
+            continue
+        rows = folder.rows()
+        committed[(run_dir.parent.name, settings["model"])] = {"dir": run_dir, "rows": rows, "settings": settings}
+        rng = random.Random(f"{seed}|{run_dir}")
+        by_subject: dict[str, list[str]] = {}
+        for qid in sorted(rows):
+            by_subject.setdefault(rows[qid]["subject"], []).append(qid)
+        for ids in by_subject.values():
+            rng.shuffle(ids)
+        subjects = sorted(by_subject)
+        rng.shuffle(subjects)
+        spread = [
+            by_subject[s][r]
+            for r in range(max(map(len, by_subject.values())))
+            for s in subjects
+            if r < len(by_subject[s])
+        ]
+        groups[(run_dir.parent.name, settings["model"])] = spread
+    picked: dict[tuple[str, str], list[str]] = {key: [] for key in groups}
+    total = 0
+    while total < n and any(groups.values()):
+        for key, ids in groups.items():
+            if ids and total < n:
+                picked[key].append(ids.pop(0))
+                total += 1
+    problems, worst, checked = [], 0.0, 0
+    loaded: dict[tuple, object] = {}
+    for (condition, model), ids in picked.items():
+        if not ids:
+            continue
+        settings = {**LEGACY_DEFAULTS, **committed[(condition, model)]["settings"]}
+        model_key = (settings["model_source"], settings["dtype"], settings["letter_spelling"])
+        if model_key not in loaded:
+            loaded.clear()  # one model in memory at a time
+            loaded[model_key] = load_model(
+                settings["model_source"],
+                dtype=settings["dtype"],
+                threads=1,
+                letter_spelling=settings["letter_spelling"],
+            )
+        lm = loaded[model_key]
+        cfg = RunConfig(
+            model=settings["model_source"],
+            questions_source="redux",
+            n=None,
+            seed=settings["seed"],
+            shots=settings["shots"],
+            shuffle=settings["shuffle"],
+            chat_template=settings["chat_template"],
+            letter_spelling=settings["letter_spelling"],
+            cross_reference_filter=settings["cross_reference_filter"],
+        )
+        with tempfile.TemporaryDirectory() as tmp:
+            score_questions(lm, [by_id[i] for i in ids], list(by_id.values()), cfg, Path(tmp), progress=False)
+            fresh = read_done(Path(tmp) / "results.jsonl")
+        rows = committed[(condition, model)]["rows"]
+        for i in ids:
+            a, b = rows[i], fresh[i]
+            checked += 1
+            for field in ("chosen", "chosen_letter", "correct", "permutation", "answer"):
+                if a[field] != b[field]:
+                    problems.append(f"{condition}/{model} {i}: {field} committed {a[field]!r}, re-scored {b[field]!r}")
+            for field in ("p_A", "p_B", "p_C", "p_D", "letter_mass"):
+                worst = max(worst, abs(a[field] - b[field]))
     if worst > TOLERANCE:
         problems.append(f"largest probability difference {worst:.2e} exceeds {TOLERANCE:.0e}")
-    head = f"re-scored {len(ids)} committed rows of {settings['model']}: largest probability difference {worst:.2e}"
+    where = ", ".join(f"{c}/{m}: {len(ids)}" for (c, m), ids in picked.items() if ids)
+    head = f"re-scored {checked} committed rows ({where}): largest probability difference {worst:.2e}"
     return not problems, "\n".join([head] + problems + (["OK"] if not problems else []))
 
 

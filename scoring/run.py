@@ -41,7 +41,7 @@ __all__ = [
 RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 # Settings added after runs were first written: what a manifest without them meant.
-LEGACY_DEFAULTS = {"prefix_reuse": False}
+LEGACY_DEFAULTS = {"prefix_reuse": False, "letter_spelling": "both", "cross_reference_filter": "v1"}
 
 
 @dataclass
@@ -60,6 +60,8 @@ class RunConfig:
     shuffle_safe_only: bool = True
     threads: int | None = None
     reuse_prefix: bool = True  # reuse the few-shot prefix's key/value cache (batch size 1, no chat template)
+    letter_spelling: str = "space"
+    cross_reference_filter: str = "v2"
 
     @property
     def reusing_prefix(self) -> bool:
@@ -101,6 +103,8 @@ def run_settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, d
         "dtype": dtype,
         "question_set_sha256": qhash,
         "prefix_reuse": cfg.reusing_prefix,
+        "letter_spelling": cfg.letter_spelling,
+        "cross_reference_filter": cfg.cross_reference_filter if cfg.shuffle_safe_only else "off",
     }
 
 
@@ -221,6 +225,11 @@ def score_questions(
     """
     from .scorer import PrefixCache
 
+    if lm.letter_spelling != cfg.letter_spelling:
+        raise ValueError(
+            f"the model was loaded with letter spelling {lm.letter_spelling!r}, the run asks for "
+            f"{cfg.letter_spelling!r}"
+        )
     folder = run_folder(out_dir)
     settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype)
     folder.check_settings(settings)

@@ -324,11 +324,12 @@ def test_shots_shared_within_subject(questions_file):
 @pytest.mark.slow
 @pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
 def test_data_check_rescoring_matches_committed_rows():
-    """`make data-check`: re-score 20 committed rows of the smallest model; they must match."""
+    """`make data-check`: re-score committed rows of the two small models across conditions; they must match."""
     from scoring.check import check_dataset
 
-    ok, report = check_dataset(ROOT / "data", n=20)
+    ok, report = check_dataset(ROOT / "data", n=12, models=["smollm2-135m-instruct", "gemma3-270m"])
     assert ok, report
+    assert "original-2000" in report and "shuffled-2000" in report and "gemma3-270m" in report
 
 
 def test_batched_left_padding_matches_batch_of_one(tiny, questions_file, tmp_path):
@@ -442,3 +443,49 @@ def test_no_progress_silences_every_bar(tiny, questions_file, tmp_path):
     assert p.wait(timeout=300) == 0
     err = p.stderr.read()
     assert "it/s" not in err and "%|" not in err, err
+
+
+def test_letter_spelling_choices(tiny):
+    from transformers import AutoTokenizer
+
+    from scoring.scorer import letter_token_ids
+
+    tok = AutoTokenizer.from_pretrained(tiny)
+    both, space, bare = (letter_token_ids(tok, s) for s in ("both", "space", "bare"))
+    for letter in "ABCD":
+        assert set(space[letter]) | set(bare[letter]) == set(both[letter])
+        assert space[letter] == tok.encode(" " + letter, add_special_tokens=False)
+    with pytest.raises(ValueError, match="letter-spelling"):
+        letter_token_ids(tok, "loud")
+
+
+def test_filter_v2_reads_option_letters_as_capitals():
+    from scoring.questions import refers_to_other_options
+
+    lower = Question("m/1", "m", "Which holds?", ("a and b commute", "x", "y", "z"), 0)
+    upper = Question("m/2", "m", "Which holds?", ("Both A and B", "x", "y", "z"), 0)
+    words = Question("m/3", "m", "Which holds?", ("All of the above", "x", "y", "z"), 0)
+    assert refers_to_other_options(lower, "v1") and not refers_to_other_options(lower, "v2")
+    assert all(refers_to_other_options(q, v) for q in (upper, words) for v in ("v1", "v2"))
+
+
+@pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
+def test_filter_v2_keeps_the_three_valid_questions_v1_dropped():
+    pool = load_redux(mmlu_dir())
+    _, dropped_v1 = filter_shuffle_safe(pool, "v1")
+    _, dropped_v2 = filter_shuffle_safe(pool, "v2")
+    regained = {q.id for q in dropped_v1} - {q.id for q in dropped_v2}
+    assert {"college_computer_science/15", "college_mathematics/8", "econometrics/94"} <= regained
+    assert {q.id for q in dropped_v2} <= {q.id for q in dropped_v1}
+
+
+def test_resumed_and_extended_runs_keep_their_recorded_settings(tmp_path):
+    from scoring.__main__ import inherited
+
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "manifest.json").write_text(json.dumps({"settings": {"model": "m"}}))  # written before the settings existed
+    assert inherited("letter_spelling", None, [tmp_path / "new", old], "space") == "both"  # legacy default
+    assert inherited("cross_reference_filter", None, [old], "v2") == "v1"
+    assert inherited("letter_spelling", None, [tmp_path / "new"], "space") == "space"
+    assert inherited("letter_spelling", "bare", [old], "space") == "bare"
