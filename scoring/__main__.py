@@ -79,6 +79,18 @@ def inherited(key: str, given: str | None, folders: list[Path], fallback: str) -
     return fallback
 
 
+def parallel_state(device: str):
+    """The accelerate process group when launched with ``accelerate launch`` on several processes, else None."""
+    import os
+
+    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
+        return None
+    import torch
+    from accelerate import PartialState
+
+    return PartialState(cpu=device == "cpu" or (device == "auto" and not torch.cuda.is_available()))
+
+
 def cmd_run(args) -> int:
     from .run import RunConfig, question_set_hash, run_folder, run_settings, score_questions
     from .scorer import load_model, resolve_device_dtype, resolve_source
@@ -133,7 +145,10 @@ def cmd_run(args) -> int:
         Path(args.out),
         progress=not args.no_progress,
         reuse_from=[Path(d) for d in args.reuse_rows_from],
+        parallel=parallel_state(args.device),
     )
+    if "rows" not in manifest:
+        return 0  # a worker process of a parallel run: the main process reports
     manifest["dropped_cross_reference"] = len(dropped)
     if args.json:
         print(json.dumps(manifest))

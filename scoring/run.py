@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .prompts import PROMPT_TEMPLATE_VERSION, option_permutation, pick_shots, template_hash, to_original
 from .questions import LETTERS, Question
@@ -202,6 +203,8 @@ def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict)
         "torch_version": torch.__version__,
         "python": platform.python_version(),
         "device": lm.device,
+        "device_name": torch.cuda.get_device_name() if str(lm.device).startswith("cuda") else platform.machine(),
+        "dtype": lm.dtype,
         "threads": torch.get_num_threads(),
         "questions": len(questions),
         "questions_source": cfg.questions_source,
@@ -218,10 +221,16 @@ def score_questions(
     out_dir: Path,
     progress: bool = True,
     reuse_from: Sequence[Path] = (),
+    parallel: Any = None,
 ) -> dict:
     """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest.
 
     ``reuse_from``: finished run folders whose rows are copied first (see :func:`copy_rows_from`).
+    ``parallel``: an ``accelerate.PartialState`` of several processes (``accelerate launch``). Each
+    process scores every ``num_processes``-th missing question into ``shards/rank{i}.jsonl`` (resumable
+    like the main file); the main process then merges the shards into ``results.jsonl`` and writes the
+    manifest. A row depends only on the model, the settings and the question, so the merged run holds
+    the same rows as a single-process run.
     """
     from .scorer import PrefixCache
 
@@ -233,16 +242,27 @@ def score_questions(
     folder = run_folder(out_dir)
     settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype)
     folder.check_settings(settings)
+    rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
+    main = rank == 0
     previous = folder.manifest() or {}
     previous_wall = float(previous.get("wall_s_total") or 0.0)
     copied = dict(previous.get("rows_copied_from") or {})
-    for src, count in copy_rows_from(reuse_from, questions, settings, folder).items():
-        key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
-        copied[key] = copied.get(key, 0) + count
-    done = folder.rows(repair=True)
-    todo = [q for q in questions if q.id not in done]
-    manifest = {"settings": settings, **_provenance(lm, cfg, questions, copied)}
-    folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+    manifest = {"settings": settings, **_provenance(lm, cfg, questions, copied), "processes": world}
+    if main:
+        for src, count in copy_rows_from(reuse_from, questions, settings, folder).items():
+            key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
+            copied[key] = copied.get(key, 0) + count
+        manifest["rows_copied_from"] = copied
+        merge_shards(folder)  # rows left by an interrupted parallel run
+        folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+    if parallel is not None:
+        parallel.wait_for_everyone()
+    done = folder.rows(repair=main)
+    rows_before = len(done)
+    shard = RunFolder(Path(out_dir), _question_key, f"shards/rank{rank}.jsonl") if world > 1 else folder
+    if world > 1:
+        done.update(shard.rows(repair=True))
+    todo = [q for q in questions if q.id not in done][rank::world]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -252,12 +272,17 @@ def score_questions(
     started = time.time()
     for start in range(0, len(todo), cfg.batch_size):
         batch = todo[start : start + cfg.batch_size]
-        folder.append(_score_batch(lm, batch, pool, cfg, prefix_cache))
+        shard.append(_score_batch(lm, batch, pool, cfg, prefix_cache))
         if bar:
             bar.update(len(batch))
     if bar:
         bar.close()
     wall = time.time() - started
+    if parallel is not None:
+        parallel.wait_for_everyone()
+    if not main:
+        return manifest  # the main process merges and writes the manifest
+    merge_shards(folder)
     rows = folder.rows()
     total_wall = round(previous_wall + wall, 2)
     scored_total = len(rows) - sum(copied.values())  # copied rows cost no time here
@@ -265,9 +290,9 @@ def score_questions(
         {
             "complete": len(rows) == len(questions),
             "rows": len(rows),
-            "this_run_scored": len(todo),
+            "this_run_scored": len(rows) - rows_before,
             "this_run_wall_s": round(wall, 2),
-            "this_run_questions_per_s": round(len(todo) / wall, 4) if wall > 0 and todo else None,
+            "this_run_questions_per_s": round((len(rows) - rows_before) / wall, 4) if wall > 0 and todo else None,
             "prefix_cache": {
                 "reused": prefix_cache.reused,
                 "fallbacks": prefix_cache.fallbacks,
@@ -282,3 +307,22 @@ def score_questions(
     )
     folder.write_manifest(manifest)
     return manifest
+
+
+def merge_shards(folder: RunFolder) -> int:
+    """Append the rows of ``shards/*.jsonl`` that the main file lacks, then remove the shards; return how many."""
+    shard_dir = folder.folder / "shards"
+    if not shard_dir.is_dir():
+        return 0
+    have = folder.rows(repair=True)
+    added = []
+    for path in sorted(shard_dir.glob("*.jsonl")):
+        for qid, row in read_rows(path, _question_key, repair=True).items():
+            if qid not in have:
+                have[qid] = row
+                added.append(row)
+    folder.append(added)  # fsynced before the shards go
+    for path in shard_dir.glob("*.jsonl"):
+        path.unlink()
+    shard_dir.rmdir()
+    return len(added)

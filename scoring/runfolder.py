@@ -72,7 +72,7 @@ class RunFolder:
     def append(self, rows: list[dict]) -> None:
         if not rows:
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.rows_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.rows_path, "a", encoding="utf-8") as out:
             out.write("".join(json.dumps(r) + "\n" for r in rows))
             out.flush()

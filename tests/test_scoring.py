@@ -489,3 +489,43 @@ def test_resumed_and_extended_runs_keep_their_recorded_settings(tmp_path):
     assert inherited("cross_reference_filter", None, [old], "v2") == "v1"
     assert inherited("letter_spelling", None, [tmp_path / "new"], "space") == "space"
     assert inherited("letter_spelling", "bare", [old], "space") == "bare"
+
+
+@pytest.mark.slow
+def test_two_processes_through_accelerate_equal_one(tiny, tmp_path):
+    """`accelerate launch` with two CPU processes (gloo): the merged run holds the single-process rows."""
+    qfile = write_questions(tmp_path / "q.jsonl", 24)
+    args = ["run", "--model", str(tiny), "--questions", str(qfile), "--threads", "1", "--no-progress"]
+    single = cli(*args, "--out", str(tmp_path / "one"))
+    assert single.wait(timeout=600) == 0, single.stderr.read()
+    one = read_done(tmp_path / "one" / "results.jsonl")
+    # an interrupted earlier parallel run left a shard with a few rows: they are kept, not redone
+    shard = tmp_path / "two" / "shards" / "rank1.jsonl"
+    shard.parent.mkdir(parents=True)
+    shard.write_text("".join(json.dumps(one[q]) + "\n" for q in sorted(one)[:3]))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ACCELERATE_USE_CPU": "1"}
+    launch = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+        "-m",
+        "scoring",
+        *args,
+        "--out",
+        str(tmp_path / "two"),
+    ]
+    p = subprocess.run(launch, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    two = read_done(tmp_path / "two" / "results.jsonl")
+    assert two == one
+    manifest = json.loads((tmp_path / "two" / "manifest.json").read_text())
+    assert manifest["processes"] == 2 and manifest["complete"] and not (tmp_path / "two" / "shards").exists()
