@@ -1,0 +1,83 @@
+"""Sentences about data, chosen from the numbers they describe (book helpers, tested in tests/test_prose_guards.py).
+
+Every function returns the sentence that its numbers make true and never one they contradict: a
+change in data or code that flips a comparison changes the sentence, and a case no sentence covers
+raises, which fails the book build.
+"""
+
+from __future__ import annotations
+
+NEAR = 0.005  # differences below half a point are "about the same" on an accuracy scale
+
+
+def wilson_vs_clt(max_gap_points: float) -> str:
+    """How far the Wilson and CLT intervals of our models are apart, in points."""
+    if max_gap_points < 0.2:
+        return f"at these sample sizes the two nearly coincide (they differ by at most {max_gap_points:.2f} points)."
+    return f"here they differ by up to {max_gap_points:.1f} points, enough to matter near the ends."
+
+
+def split_half(selected_points: float, held_out_points: float) -> str:
+    """Whether choosing the winner on the same half inflates its lead, read from the two leads."""
+    if selected_points > held_out_points + 0.05:
+        return (
+            "choosing the winner on the same data inflates its lead: part of the lead in the half that chose "
+            "it is that half's luck."
+        )
+    if abs(selected_points - held_out_points) <= 0.05:
+        return "the lead is the same in both halves: selection on one half adds nothing measurable."
+    return (
+        "the lead is even larger in the held-out half; with a leader this far ahead, selecting it on one half "
+        "costs nothing, and the other half's luck happens to favour it."
+    )
+
+
+def pairing_effect(mean_narrowing: float) -> str:
+    """What pairing did to the intervals, from the mean relative narrowing across pairs."""
+    if mean_narrowing > NEAR:
+        return f"Pairing narrows the interval by {mean_narrowing:.0%} on average across the adjacent pairs."
+    if mean_narrowing < -NEAR:
+        return (
+            f"Here pairing does not help: it widens the interval by {-mean_narrowing:.0%} on average, because "
+            "these models' errors are not positively correlated (see the panel chapter), so the covariance "
+            "term that pairing removes is not there to remove."
+        )
+    return (
+        f"Here pairing barely changes the interval ({mean_narrowing:+.1%} on average): these models' errors are "
+        "nearly uncorrelated (see the panel chapter), so the covariance term that pairing removes is close to "
+        "zero. With strongly correlated models (seed article 000's panel) the same test is much sharper."
+    )
+
+
+def difficulty(all_right: float, all_wrong: float, right_if_independent: float, wrong_if_independent: float) -> str:
+    """Whether all-right / all-wrong shares show that questions differ in difficulty, against independence."""
+    more = all_right > 1.2 * right_if_independent or all_wrong > 1.2 * wrong_if_independent
+    shares = (
+        f"all of our models were right on {all_right:.0%} of them and all wrong on {all_wrong:.0%}, where "
+        f"independent models with the same accuracies would give {right_if_independent:.0%} and "
+        f"{wrong_if_independent:.0%}"
+    )
+    if more:
+        return f"questions differ in difficulty: {shares}, so the models fail together more often than chance."
+    return (
+        f"questions may differ in difficulty, but these shares do not show it: {shares}, about what chance "
+        "alone produces."
+    )
+
+
+def letter_bias(phi_original: float, phi_shuffled: float) -> str:
+    """What letter bias did to agreement, from mean phi in the original order and with per-model shuffles."""
+    gap = phi_original - phi_shuffled
+    if gap > 0.01:
+        return (
+            "Letter bias can fake agreement: models that like the same letter are wrong together for reasons "
+            "unrelated to the question, and in the original order mean phi rises."
+        )
+    if gap < -0.01:
+        return (
+            "Letter bias can fake disagreement as well as agreement, and here it does: models with different "
+            "favourite letters are each right where the key happens to sit at their favourite, which are "
+            "different questions, so in the original order mean phi falls below its value with per-model "
+            "shuffles."
+        )
+    return "Here letter bias leaves mean phi about where the per-model shuffles put it."

@@ -1,0 +1,59 @@
+"""The book's data sentences follow their numbers: change the numbers and the sentence changes with them."""
+
+import sys
+
+import numpy as np
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "book"))
+from _code import prose  # noqa: E402
+
+import exactstats as es  # noqa: E402
+
+
+def test_split_half_never_says_inflates_when_the_held_out_lead_is_larger():
+    assert "inflates" in prose.split_half(3.0, 1.0)
+    assert "inflates" not in prose.split_half(20.1, 20.9)  # our panel's case: the leader is far ahead
+    assert "same in both" in prose.split_half(2.0, 2.01)
+
+
+def test_pairing_sentence_follows_the_narrowing():
+    assert "narrows" in prose.pairing_effect(0.3)
+    assert "widens" in prose.pairing_effect(-0.02)
+    assert "barely" in prose.pairing_effect(0.01 - 0.0099)
+
+
+def test_difficulty_claim_needs_more_than_chance():
+    assert prose.difficulty(0.10, 0.20, 0.05, 0.1).startswith("questions differ")
+    assert "do not show it" in prose.difficulty(0.05, 0.21, 0.05, 0.2)
+
+
+def test_letter_bias_direction_is_read_from_the_data():
+    assert "fake agreement" in prose.letter_bias(0.2, 0.01)
+    assert "disagreement" in prose.letter_bias(-0.149, 0.014)  # the shipped original-order control
+    assert "about where" in prose.letter_bias(0.015, 0.014)
+
+
+def test_wilson_clt_sentence():
+    assert "nearly coincide" in prose.wilson_vs_clt(0.05)
+    assert "differ by up to" in prose.wilson_vs_clt(1.5)
+
+
+def test_guards_fire_on_a_synthetic_panel():
+    """A panel built to be strongly correlated flips the difficulty and pairing sentences."""
+    rng = np.random.default_rng(0)
+    hard = rng.random(2000) < 0.4  # shared difficulty: everyone fails the hard questions more often
+    C = np.array([(rng.random(2000) < np.where(hard, 0.1, a)).astype(int) for a in (0.9, 0.85, 0.8)])
+    k, q = C.shape
+    acc = C.mean(axis=1)
+    all_right, all_wrong = np.mean(C.sum(axis=0) == k), np.mean(C.sum(axis=0) == 0)
+    assert prose.difficulty(all_right, all_wrong, float(np.prod(acc)), float(np.prod(1 - acc))).startswith(
+        "questions differ"
+    )
+    b, c = es.discordance(C[0], C[1])
+    pi = es.paired_difference_interval(b, c, q)
+    ui = es.unpaired_difference_interval(int(C[0].sum()), int(C[1].sum()), q)
+    assert "narrows" in prose.pairing_effect(1 - pi.half_width / ui.half_width)
+    shuffled = np.array([rng.permutation(row) for row in C])  # independence: the sentence says so
+    s_right, s_wrong = np.mean(shuffled.sum(axis=0) == k), np.mean(shuffled.sum(axis=0) == 0)
+    assert "do not show it" in prose.difficulty(s_right, s_wrong, float(np.prod(acc)), float(np.prod(1 - acc)))
