@@ -67,6 +67,12 @@ def discordance(x: Any, y: Any) -> tuple[int, int]:
     return int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
 
 
+def _mcnemar_args(b: Any, c: Any, alternative: Any, mid_p: Any) -> tuple[int, int, str]:
+    if not isinstance(mid_p, bool):
+        raise ExactStatsError(f"mid_p must be True or False, got {mid_p!r}")
+    return as_int(b, "b", minimum=0), as_int(c, "c", minimum=0), as_choice(alternative, "alternative", ALTERNATIVES)
+
+
 def mcnemar_p_value(b: int, c: int, alternative: str = "two-sided", mid_p: bool = False) -> Fraction:
     """Exact McNemar p-value as a Fraction, from integer arithmetic.
 
@@ -81,11 +87,7 @@ def mcnemar_p_value(b: int, c: int, alternative: str = "two-sided", mid_p: bool 
     >>> mcnemar_p_value(10, 2, mid_p=True)
     Fraction(23, 1024)
     """
-    b = as_int(b, "b", minimum=0)
-    c = as_int(c, "c", minimum=0)
-    alternative = as_choice(alternative, "alternative", ALTERNATIVES)
-    if not isinstance(mid_p, bool):
-        raise ExactStatsError(f"mid_p must be True or False, got {mid_p!r}")
+    b, c, alternative = _mcnemar_args(b, c, alternative, mid_p)
     m = b + c
     if m == 0:
         return Fraction(1)
@@ -114,11 +116,7 @@ def mcnemar_p_value_float(b: int, c: int, alternative: str = "two-sided", mid_p:
     """
     from scipy.stats import binom
 
-    b = as_int(b, "b", minimum=0)
-    c = as_int(c, "c", minimum=0)
-    alternative = as_choice(alternative, "alternative", ALTERNATIVES)
-    if not isinstance(mid_p, bool):
-        raise ExactStatsError(f"mid_p must be True or False, got {mid_p!r}")
+    b, c, alternative = _mcnemar_args(b, c, alternative, mid_p)
     m = b + c
     if m == 0:
         return 1.0

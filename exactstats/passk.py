@@ -133,6 +133,15 @@ def pass_at_k_subsets(flags: Sequence[int], k: int, *, list_subsets: bool = Fals
     return SubsetCount(passing, total, tuple(kept) if kept is not None else None)
 
 
+def _expectation_args(n: Any, k: Any, p: Any, estimator: Any) -> tuple[int, int, Fraction, str]:
+    n = as_int(n, "n", minimum=1)
+    k = as_int(k, "k", minimum=1)
+    estimator = as_choice(estimator, "estimator", ESTIMATORS)
+    if estimator == "unbiased" and k > n:
+        raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    return n, k, as_probability(p, "p"), estimator
+
+
 def expected_pass_at_k(n: int, k: int, p: Any, estimator: str = "unbiased") -> Fraction:
     """Exact expectation of an estimator when ``c ~ Binomial(n, p)``.
 
@@ -142,12 +151,7 @@ def expected_pass_at_k(n: int, k: int, p: Any, estimator: str = "unbiased") -> F
     >>> expected_pass_at_k(5, 2, "2/5")
     Fraction(16, 25)
     """
-    n = as_int(n, "n", minimum=1)
-    k = as_int(k, "k", minimum=1)
-    p = as_probability(p, "p")
-    estimator = as_choice(estimator, "estimator", ESTIMATORS)
-    if estimator == "unbiased" and k > n:
-        raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    n, k, p, estimator = _expectation_args(n, k, p, estimator)
     refuse_if_too_big(
         n * (p.denominator.bit_length() + k.bit_length() + n.bit_length()),
         f"expected_pass_at_k with n = {n}",
@@ -172,12 +176,7 @@ def expected_pass_at_k_float(n: int, k: int, p: Any, estimator: str = "unbiased"
     """
     from scipy.stats import binom
 
-    n = as_int(n, "n", minimum=1)
-    k = as_int(k, "k", minimum=1)
-    p = as_probability(p, "p")
-    estimator = as_choice(estimator, "estimator", ESTIMATORS)
-    if estimator == "unbiased" and k > n:
-        raise ExactStatsError(f"k must be <= n = {n} for the unbiased estimator, got k = {k}")
+    n, k, p, estimator = _expectation_args(n, k, p, estimator)
     cs = np.arange(n + 1)
     weights = binom.pmf(cs, n, float(p))
     values = pass_at_k_float(np.full(n + 1, n), cs, k) if estimator == "unbiased" else 1 - (1 - cs / n) ** k

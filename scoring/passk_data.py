@@ -16,6 +16,7 @@ from pathlib import Path
 
 from exactstats import mean_pass_at_k
 
+from .build import fill_between_markers
 from .execute import execution_folder
 from .generate import generation_folder
 from .sandbox import STATUSES
@@ -111,7 +112,7 @@ def build_passk(data_dir: Path) -> dict:
             table.to_parquet(data_dir / f"{cond_dir.name}.parquet", index=False, compression="zstd")
             summary[cond_dir.name] = entries
     (data_dir / "passk-summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True))
-    _fill(data_dir / "README.md", render_passk(summary))
+    fill_between_markers(data_dir / "README.md", START, END, render_passk(summary))
     return summary
 
 
@@ -136,14 +137,3 @@ def render_passk(summary: dict) -> str:
             )
         out.append("")
     return "\n".join(out)
-
-
-def _fill(readme: Path, tables: str) -> None:
-    if not readme.exists():
-        return
-    text = readme.read_text()
-    if START not in text or END not in text:
-        return
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{tables}{END}{tail}")
