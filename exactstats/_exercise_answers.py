@@ -16,6 +16,20 @@ REGISTRY = {
     ),
     "1.2": ("ex-intro-2", "prose", {}),
     "1.3": ("ex-intro-3", "prose", {}),
+    "1.4": (
+        "ex-intro-4",
+        "exact",
+        {
+            "hash": "9d98944793e83c4bd9b21d339b98dbd1",
+            "close": {
+                "3": "e872eef95977016e41b50e3f9c6f6c93",
+                "4": "5dd0e5b854ad2bb05c4a5ea3db293dcb",
+                "5": "8281760aa53b3cecc5eeaca31069edaa",
+                "6": "2ec100f84682d41850b0d6a588ed205a",
+            },
+        },
+    ),
+    "1.5": ("ex-intro-5", "prose", {}),
     "2.1": (
         "ex-diff-1",
         "exact",
@@ -44,6 +58,19 @@ REGISTRY = {
             },
         },
     ),
+    "2.5": (
+        "ex-diff-5",
+        "exact",
+        {
+            "hash": "0e1c75bad334cb2f8f2427c4fdea0a6a",
+            "close": {
+                "3": "3ccc75ec51b8ee7b08771e11da6c16b3",
+                "4": "7a10cd503eda07eee0577d3541851f98",
+                "5": "50d41fdee87539dc1264321d51891736",
+                "6": "218ae9c64538514a46b3c0f69daab612",
+            },
+        },
+    ),
     "3.1": ("ex-passk-1", "list", {"hash": "002e5a1a6e9f8f309322172fcd39c72f"}),
     "3.2": ("ex-passk-2", "prose", {}),
     "3.3": ("ex-passk-3", "prose", {}),
@@ -57,6 +84,19 @@ REGISTRY = {
                 "4": "ac68e0e810effab6add0ecd9a5aac69c",
                 "5": "d1d68401c683fa00c3b228e1a4906e0f",
                 "6": "b588aafd37a41a9c645c91f09618d4a3",
+            },
+        },
+    ),
+    "3.5": (
+        "ex-passk-5",
+        "exact",
+        {
+            "hash": "200bfd991660c6fdc85d97beb02f0a78",
+            "close": {
+                "3": "ab9c7d31d48d38ed86f06f12b46414fb",
+                "4": "e117e0a6ecd711209eacc2d2d77de8e5",
+                "5": "8f24b1e868bab8ab48d6a44a0b4867df",
+                "6": "5d2010396aed31820e936a100fd5750c",
             },
         },
     ),
@@ -75,6 +115,20 @@ REGISTRY = {
         },
     ),
     "4.3": ("ex-panel-3", "prose", {}),
+    "4.4": (
+        "ex-panel-4",
+        "exact",
+        {
+            "hash": "7d62495c010b336c65bb82dc0dc0fa6a",
+            "close": {
+                "3": "5791623898203751baa8d6f36e007752",
+                "4": "6a457f23ee56961d984f8072922244c8",
+                "5": "94d0bb87ca5f176cc557e88e1d2c2b41",
+                "6": "573a8a2f8d1fc770a9176dbabd968ec1",
+            },
+        },
+    ),
+    "4.5": ("ex-panel-5", "prose", {}),
     "5.1": ("ex-arena-1", "decimal", {"places": 4, "hash": "b100ea1935e934665b38d88cefe0aed3"}),
     "5.2": ("ex-arena-2", "prose", {}),
     "5.3": ("ex-arena-3", "list", {"hash": "3ffbfaa78aa1ff1b161a5271db7a6b93"}),
@@ -83,6 +137,20 @@ REGISTRY = {
     "6.1": ("ex-data-1", "prose", {}),
     "6.2": ("ex-data-2", "prose", {}),
     "6.3": ("ex-data-3", "prose", {}),
+    "6.4": (
+        "ex-data-4",
+        "exact",
+        {
+            "hash": "a77696f8eeaa80fa5aa8927712434b03",
+            "close": {
+                "3": "2256f7c9a033c9a420118140f4551e1e",
+                "4": "174cb3a426991734ff10da2a335f61dd",
+                "5": "11de1f73073ce6125fb1b64230ba5577",
+                "6": "efaee85a78d78f3f6fca7440d069941c",
+            },
+        },
+    ),
+    "6.5": ("ex-data-5", "prose", {}),
     "7.1": ("ex-claims-1", "prose", {}),
     "7.2": ("ex-claims-2", "prose", {}),
     "7.3": (
@@ -95,6 +163,32 @@ REGISTRY = {
                 "4": "2cf3989c09d8375a4c8c8bae0b7cc652",
                 "5": "34597d89eb504d6a36c927367b13af19",
                 "6": "7d97a62d9cd0a4d9430bd8b828d3ba69",
+            },
+        },
+    ),
+    "7.4": (
+        "ex-claims-4",
+        "exact",
+        {
+            "hash": "d86239c9af08c6f88f564b4ac9b27845",
+            "close": {
+                "3": "edf7215269ce9878baaa7c4a87490a27",
+                "4": "047c0137add6aecf9eb85f8946a04d14",
+                "5": "04c8f0711b5dd111ede4d1be4d0b3ec4",
+                "6": "3690b0353379e68552465a2337638e32",
+            },
+        },
+    ),
+    "7.5": (
+        "ex-claims-5",
+        "exact",
+        {
+            "hash": "195b2ca44908f1343c62e460c8ae3962",
+            "close": {
+                "3": "52851d0eff6adb7bc9125237ecf2d570",
+                "4": "5eba204d07526bd415999a8a102a53ae",
+                "5": "91a0a32011d8bd305362c9ea8348d658",
+                "6": "3b83fcedd76f8140f66a14105665017d",
             },
         },
     ),

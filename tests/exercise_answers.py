@@ -56,7 +56,23 @@ def answers() -> dict[str, tuple]:
         "ex-arena-1": (Fraction(1 / (1 + 10 ** ((1000 - 1200) / 400))), "decimal", 4),
         "ex-arena-3": (list(es.discordance(C[i], C[j])), "list"),
         "ex-claims-3": (over, "exact"),
+        "ex-intro-4": (
+            next(k for k in range(1, 200, 2) if es.majority_probability("0.6", k) >= Fraction(4, 5)),
+            "exact",
+        ),
+        "ex-diff-5": (separated_adjacent(), "exact"),
+        "ex-passk-5": (es.pass_at_k_variance(5, 2, "2/5"), "exact"),
+        "ex-panel-4": (es.phi_for_effective_votes(10, 4), "exact"),
+        "ex-data-4": (int((C.sum(axis=0) == 0).sum()), "exact"),
+        "ex-claims-4": ((Fraction("0.718") - Fraction("0.700")) * 2000, "exact"),
+        "ex-claims-5": (es.effective_votes(6, "0.2"), "exact"),
     }
+
+
+def separated_adjacent() -> int:
+    C = es.load_panel("shuffled").ranked().correct()
+    ps = [es.mcnemar_p_value(*es.discordance(C[i], C[i + 1])) for i in range(len(C) - 1)]
+    return sum(p <= Fraction(1, 20) for p in es.holm_adjust(ps))
 
 
 def registry() -> dict[str, tuple]:
