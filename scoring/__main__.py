@@ -192,7 +192,11 @@ def cmd_generate(args) -> int:
     settings = generation_settings(cfg, name, sha, dtype, problems_hash(every))
     folder.check_settings(settings)  # before the model loads
     lm = load_model(args.model, device=args.device, dtype=args.dtype, threads=args.threads)
-    manifest = generate_completions(lm, problems, cfg, folder, settings, progress=not args.no_progress)
+    manifest = generate_completions(
+        lm, problems, cfg, folder, settings, progress=not args.no_progress, parallel=parallel_state(args.device)
+    )
+    if "rows" not in manifest:
+        return 0  # a worker process of a parallel run: the main process reports
     if args.json:
         print(json.dumps(manifest))
     else:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .runfolder import RunFolder
 
@@ -193,18 +194,37 @@ def completion_sha256(text: str) -> str:
 
 
 def generate_completions(
-    lm, problems: Sequence[dict], cfg: GenerationConfig, folder: RunFolder, settings: dict, progress: bool = True
+    lm,
+    problems: Sequence[dict],
+    cfg: GenerationConfig,
+    folder: RunFolder,
+    settings: dict,
+    progress: bool = True,
+    parallel: Any = None,
 ) -> dict:
-    """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest."""
+    """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest.
+
+    ``parallel``: an ``accelerate.PartialState`` of several processes; each takes every
+    ``num_processes``-th missing problem into its own shard, and the main process merges them.
+    A sample depends only on (seed, problem, sample), so the merged run equals a one-process run.
+    """
     import torch
     import transformers
 
     from exactstats import __version__
 
-    done = folder.rows(repair=True)
+    rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
+    if rank == 0:
+        folder.merge_shards()  # samples left by an interrupted parallel run
+    if parallel is not None:
+        parallel.wait_for_everyone()
+    done = folder.rows(repair=rank == 0)
+    out = folder.shard(rank) if world > 1 else folder
+    if world > 1:
+        done.update(out.rows(repair=True))
     previous = folder.manifest() or {}
     previous_wall = float(previous.get("wall_s_total") or 0.0)
-    todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))]
+    todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))][rank::world]
     manifest = {
         "settings": settings,
         "exactstats_version": __version__,
@@ -216,8 +236,10 @@ def generate_completions(
         "threads": torch.get_num_threads(),
         "problems": len(problems),
         "samples_per_problem": cfg.samples,
+        "processes": world,
     }
-    folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+    if rank == 0:
+        folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
     bar = None
     if progress:
         from tqdm import tqdm
@@ -249,13 +271,18 @@ def generate_completions(
             for s, r in enumerate(samples)
             if f"{p['task_id']}#{s}" not in done
         ]
-        folder.append(rows)
+        out.append(rows)
         generated += len(rows)
         if bar:
             bar.update(1)
     if bar:
         bar.close()
     wall = time.time() - started
+    if parallel is not None:
+        parallel.wait_for_everyone()
+    if rank != 0:
+        return manifest  # the main process merges and writes the manifest
+    folder.merge_shards()
     written = folder.rows()
     total_wall = round(previous_wall + wall, 2)
     manifest.update(

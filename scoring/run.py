@@ -253,13 +253,13 @@ def score_questions(
             key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
             copied[key] = copied.get(key, 0) + count
         manifest["rows_copied_from"] = copied
-        merge_shards(folder)  # rows left by an interrupted parallel run
+        folder.merge_shards()  # rows left by an interrupted parallel run
         folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
     if parallel is not None:
         parallel.wait_for_everyone()
     done = folder.rows(repair=main)
     rows_before = len(done)
-    shard = RunFolder(Path(out_dir), _question_key, f"shards/rank{rank}.jsonl") if world > 1 else folder
+    shard = folder.shard(rank) if world > 1 else folder
     if world > 1:
         done.update(shard.rows(repair=True))
     todo = [q for q in questions if q.id not in done][rank::world]
@@ -282,7 +282,7 @@ def score_questions(
         parallel.wait_for_everyone()
     if not main:
         return manifest  # the main process merges and writes the manifest
-    merge_shards(folder)
+    folder.merge_shards()
     rows = folder.rows()
     total_wall = round(previous_wall + wall, 2)
     scored_total = len(rows) - sum(copied.values())  # copied rows cost no time here
@@ -307,22 +307,3 @@ def score_questions(
     )
     folder.write_manifest(manifest)
     return manifest
-
-
-def merge_shards(folder: RunFolder) -> int:
-    """Append the rows of ``shards/*.jsonl`` that the main file lacks, then remove the shards; return how many."""
-    shard_dir = folder.folder / "shards"
-    if not shard_dir.is_dir():
-        return 0
-    have = folder.rows(repair=True)
-    added = []
-    for path in sorted(shard_dir.glob("*.jsonl")):
-        for qid, row in read_rows(path, _question_key, repair=True).items():
-            if qid not in have:
-                have[qid] = row
-                added.append(row)
-    folder.append(added)  # fsynced before the shards go
-    for path in shard_dir.glob("*.jsonl"):
-        path.unlink()
-    shard_dir.rmdir()
-    return len(added)

@@ -78,6 +78,29 @@ class RunFolder:
             out.flush()
             os.fsync(out.fileno())
 
+    def shard(self, rank: int) -> RunFolder:
+        """The rows one process of a parallel run writes: ``shards/{rows stem}.rank{rank}.jsonl``."""
+        return RunFolder(self.folder, self.key, f"shards/{self.rows_path.stem}.rank{rank}.jsonl")
+
+    def merge_shards(self) -> int:
+        """Append the shards' rows that the main file lacks (fsynced), then remove the shards; return how many."""
+        paths = sorted((self.folder / "shards").glob(f"{self.rows_path.stem}.rank*.jsonl"))
+        if not paths:
+            return 0
+        have = self.rows(repair=True)
+        added = []
+        for path in paths:
+            for k, row in read_rows(path, self.key, repair=True).items():
+                if k not in have:
+                    have[k] = row
+                    added.append(row)
+        self.append(added)
+        for path in paths:
+            path.unlink()
+        if not any((self.folder / "shards").iterdir()):
+            (self.folder / "shards").rmdir()
+        return len(added)
+
     def write_manifest(self, manifest: dict) -> None:
         """Written whole to a temporary file, then renamed: a crash never leaves half a manifest."""
         self.folder.mkdir(parents=True, exist_ok=True)

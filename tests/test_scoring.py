@@ -500,7 +500,7 @@ def test_two_processes_through_accelerate_equal_one(tiny, tmp_path):
     assert single.wait(timeout=600) == 0, single.stderr.read()
     one = read_done(tmp_path / "one" / "results.jsonl")
     # an interrupted earlier parallel run left a shard with a few rows: they are kept, not redone
-    shard = tmp_path / "two" / "shards" / "rank1.jsonl"
+    shard = tmp_path / "two" / "shards" / "results.rank1.jsonl"
     shard.parent.mkdir(parents=True)
     shard.write_text("".join(json.dumps(one[q]) + "\n" for q in sorted(one)[:3]))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ACCELERATE_USE_CPU": "1"}
