@@ -21,11 +21,12 @@ def check_model(spec: str) -> None:
     """Refuse a --model that is neither a packaged name, a file, a folder nor a Hub id (ORG/NAME)."""
     from .models import PACKAGED_MODELS
 
-    if spec in PACKAGED_MODELS or Path(spec).exists() or (spec.count("/") == 1 and not spec.startswith((".", "/"))):
+    hub = spec[3:] if spec.startswith("hf:") else spec
+    if spec in PACKAGED_MODELS or Path(spec).exists() or (hub.count("/") == 1 and not hub.startswith((".", "/"))):
         return
     raise ValueError(
         f"--model {spec!r} is not a packaged model ({', '.join(PACKAGED_MODELS)}), "
-        "an existing .gguf file or folder, or a Hub id ORG/NAME"
+        "an existing .gguf file or folder, or a Hub model hf:ORG/NAME"
     )
 
 

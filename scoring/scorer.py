@@ -64,10 +64,38 @@ class LoadedModel:
     letter_spelling: str = DEFAULT_LETTER_SPELLING
 
 
+def _weights_digest(folder: Path) -> str | None:
+    from .models import file_sha256
+
+    weights = sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))
+    if not weights:
+        return None
+    import hashlib
+
+    h = hashlib.sha256()
+    for w in weights:
+        h.update(file_sha256(w).encode())
+    return h.hexdigest()
+
+
 def resolve_source(spec: str):
-    """A packaged model name, a .gguf file, a local folder, or a Hub id -> (folder or id, gguf file name, sha256, name)."""
+    """A packaged model name, a .gguf file, a local folder, or a Hub model (``hf:ORG/NAME`` or ``ORG/NAME``)
+    -> (folder or id, gguf file name, sha256, name).
+
+    A Hub model is fetched into the Hugging Face cache by ``huggingface_hub`` (network needed the first
+    time; with ``HF_HUB_OFFLINE=1`` only the cache is read), and its snapshot folder is used from then on,
+    so the weights' sha256 is recorded like a local folder's.
+    """
     from .models import PACKAGED_MODELS, file_sha256
 
+    if spec.startswith("hf:"):
+        from huggingface_hub import snapshot_download
+
+        repo = spec[3:]
+        if repo.count("/") != 1:
+            raise ValueError(f"--model hf:ORG/NAME needs one '/', got {spec!r}")
+        folder = Path(snapshot_download(repo, allow_patterns=["*.json", "*.safetensors", "*.model", "*.txt"]))
+        return str(folder), None, _weights_digest(folder), repo.split("/")[-1]
     if spec in PACKAGED_MODELS:
         m = PACKAGED_MODELS[spec]
         path = m.path(verify=True)
@@ -76,16 +104,7 @@ def resolve_source(spec: str):
     if p.suffix == ".gguf" and p.is_file():
         return str(p.parent), p.name, file_sha256(p), p.stem
     if p.is_dir():
-        weights = sorted(p.glob("*.safetensors")) + sorted(p.glob("*.bin"))
-        digest = None
-        if weights:
-            import hashlib
-
-            h = hashlib.sha256()
-            for w in weights:
-                h.update(file_sha256(w).encode())
-            digest = h.hexdigest()
-        return str(p), None, digest, p.name
+        return str(p), None, _weights_digest(p), p.name
     return spec, None, None, spec.split("/")[-1]  # Hub id: needs network
 
 

@@ -529,3 +529,27 @@ def test_two_processes_through_accelerate_equal_one(tiny, tmp_path):
     assert two == one
     manifest = json.loads((tmp_path / "two" / "manifest.json").read_text())
     assert manifest["processes"] == 2 and manifest["complete"] and not (tmp_path / "two" / "shards").exists()
+
+
+def test_hub_model_from_a_local_cache_in_the_hub_layout(tiny, tmp_path, monkeypatch):
+    """`--model hf:ORG/NAME` reads the Hugging Face cache (no network here: the cache is laid out by hand)."""
+    import shutil
+    from pathlib import Path
+
+    from scoring.scorer import resolve_source
+
+    snapshot = tmp_path / "hub" / "models--tinyorg--tiny" / "snapshots" / "0123abc"
+    shutil.copytree(tiny, snapshot)
+    (tmp_path / "hub" / "models--tinyorg--tiny" / "refs").mkdir()
+    (tmp_path / "hub" / "models--tinyorg--tiny" / "refs" / "main").write_text("0123abc")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    folder, gguf, sha, name = resolve_source("hf:tinyorg/tiny")
+    assert Path(folder).resolve() == snapshot.resolve() and gguf is None and name == "tiny"
+    assert sha == resolve_source(str(tiny))[2]
+    lm = load_model("hf:tinyorg/tiny", threads=1)
+    assert lm.name == "tiny" and lm.sha256 == sha
