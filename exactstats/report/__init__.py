@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -42,6 +43,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--draws", type=int, default=1000, help="redraws for the leader-stability estimate (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--k",
+        type=int,
+        nargs="+",
+        default=[1, 5, 10],
+        help="pass@k tables (columns problem, sample, passed): the k values (default 1 5 10)",
+    )
+    p.add_argument(
         "--exact-all",
         action="store_true",
         help="compute every pair's McNemar p-value exactly (default: exactly where a decision depends on it)",
@@ -52,6 +60,13 @@ def main(args: argparse.Namespace) -> None:
     from .analysis import analyse
     from .importers import load_results
     from .render import to_html, to_json, to_markdown
+
+    if len(args.inputs) == 1 and _is_passk_file(args.inputs[0]):
+        from .passk_report import passk_summary, read_passk_table, to_text
+
+        rows = passk_summary(read_passk_table(args.inputs[0]), args.k)
+        print(json.dumps({"passk": rows}) if args.json else to_text(rows), end="\n" if args.json else "")
+        return
 
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
     if rs.dropped:
@@ -80,3 +95,20 @@ def main(args: argparse.Namespace) -> None:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(to_html(report))
     print(to_json(report) if args.json else to_markdown(report), end="\n" if args.json else "")
+
+
+def _is_passk_file(spec: str) -> bool:
+    """A single per-sample pass@k table (its columns say so), read cheaply from the header or schema."""
+    from pathlib import Path
+
+    path = Path(spec)
+    if not path.is_file() or path.suffix not in (".csv", ".parquet"):
+        return False
+    from .passk_report import is_passk_table
+
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        return is_passk_table(pq.read_schema(path).names)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return is_passk_table(f.readline().strip().split(","))

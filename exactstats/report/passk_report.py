@@ -1,0 +1,113 @@
+"""pass@k reports from per-sample results: one row per (model, problem, sample) that passed or not.
+
+Columns: ``problem`` (or ``task_id``), ``sample``, ``passed`` (0/1, true/false, or a ``status`` column
+where ``passed`` means passed), and optionally ``model``. For each model and each ``k``: the mean
+unbiased pass@k over problems (exact), and a 95% interval that treats problems as the units: the
+samples of one problem are not independent evidence, so the spread is taken across the problems'
+own estimates (clustered by problem), not across samples.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._normal import z_value_float
+from .._validate import ExactStatsError
+from ..passk import mean_pass_at_k, pass_at_k
+
+
+def read_passk_table(path: str | Path) -> pd.DataFrame:
+    path = Path(path)
+    if not path.exists():
+        raise ExactStatsError(f"{path}: no such file")
+    try:
+        if path.suffix == ".parquet":
+            df = pd.read_parquet(path)
+        elif path.suffix == ".jsonl":
+            df = pd.read_json(path, lines=True)
+        else:
+            df = pd.read_csv(path)
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        raise ExactStatsError(f"{path}: cannot read ({' '.join(str(exc).split())[:160]})") from None
+    return normalise(df, str(path))
+
+
+def is_passk_table(columns: Any) -> bool:
+    cols = set(columns)
+    return bool(cols & {"problem", "task_id"}) and "sample" in cols and bool(cols & {"passed", "status"})
+
+
+def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
+    if not is_passk_table(df.columns):
+        raise ExactStatsError(f"{where}: a pass@k table needs columns problem (or task_id), sample, passed (or status)")
+    out = pd.DataFrame(
+        {
+            "model": df["model"].astype(str) if "model" in df.columns else "model",
+            "problem": (df["problem"] if "problem" in df.columns else df["task_id"]).astype(str),
+            "sample": df["sample"],
+        }
+    )
+    if "passed" in df.columns:
+        raw = df["passed"].map(lambda v: {True: 1, False: 0, "true": 1, "false": 0, "True": 1, "False": 0}.get(v, v))
+        values = pd.to_numeric(raw, errors="coerce")
+        bad = ~values.isin([0, 1])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ExactStatsError(f"{where}, row {i + 2}: passed must be 0 or 1, got {df['passed'].iloc[i]!r}")
+        out["passed"] = values.astype(int)
+    else:
+        out["passed"] = (df["status"].astype(str) == "passed").astype(int)
+    dup = out.duplicated(["model", "problem", "sample"])
+    if dup.any():
+        r = out[dup].iloc[0]
+        raise ExactStatsError(
+            f"{where}: sample {r['sample']!r} of problem {r['problem']!r} appears twice for model {r['model']!r}"
+        )
+    return out
+
+
+def passk_summary(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> list[dict]:
+    """Per model and k: exact mean pass@k over problems and an interval clustered by problem."""
+    z = z_value_float(confidence)
+    rows = []
+    for model, group in df.groupby("model", sort=True):
+        table = [(int(len(g)), int(g["passed"].sum())) for _, g in group.groupby("problem")]
+        smallest = min(n for n, _ in table)
+        for k in ks:
+            if k > smallest:
+                raise ExactStatsError(
+                    f"k must be <= the fewest samples of any problem ({smallest}) for model {model!r}, got {k}"
+                )
+            mean = mean_pass_at_k(table, k)
+            values = np.array([float(pass_at_k(n, c, k)) for n, c in table])
+            half = z * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
+            rows.append(
+                {
+                    "model": model,
+                    "k": k,
+                    "problems": len(table),
+                    "samples": int(sum(n for n, _ in table)),
+                    "pass_at_k": float(mean),
+                    "pass_at_k_exact": str(mean) if len(str(mean)) <= 60 else None,
+                    "interval95": [float(mean) - half, float(mean) + half],
+                }
+            )
+    return rows
+
+
+def to_text(rows: list[dict]) -> str:
+    lines = ["| model | k | problems | samples | pass@k | 95% (clustered by problem) |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        lo, hi = r["interval95"]
+        lines.append(
+            f"| {r['model']} | {r['k']} | {r['problems']} | {r['samples']} | {r['pass_at_k']:.4f} | "
+            f"[{lo:.4f}, {hi:.4f}] |"
+        )
+    if any(r["interval95"][0] < 0 or r["interval95"][1] > 1 for r in rows):
+        lines += ["", "Some intervals leave [0, 1]: the normal approximation over few problems; shown as computed."]
+    return "\n".join(lines) + "\n"
