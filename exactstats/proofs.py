@@ -130,6 +130,22 @@ class Proof:
                 raise ProofError(f"{self.name}, step {i}: {exc}") from None
         return True
 
+    def scope(self) -> str:
+        """What the check establishes: a symbolic proof, or a finite check on the range each step states."""
+        finite = [i for i, step in enumerate(self.steps, 1) if step.cases]
+        if not finite:
+            return (
+                "every step is a symbolic identity, or an inequality checked on the whole unit interval: "
+                "the check proves the theorem as stated."
+            )
+        which = ", ".join(str(i) for i in finite)
+        return (
+            f"step{'s' if len(finite) > 1 else ''} {which} {'are' if len(finite) > 1 else 'is'} checked case by "
+            "case, on the range its justification states; for those steps the check proves the claim on that "
+            "range only (the theorem is stated for all values and the general argument is the one written), "
+            "and the other steps are checked symbolically."
+        )
+
     def to_myst(self, label: str | None = None) -> str:
         """MyST source: a ``prf:theorem`` and a ``prf:proof`` listing every checked step."""
         label = label or f"thm-{self.name}"
@@ -151,7 +167,7 @@ class Proof:
                 f"{s.justification} *(checked by SymPy: {s.method}{scope})*",
                 "",
             ]
-        lines += [":::", ""]
+        lines += [f"*What the check establishes:* {self.scope()}", "", ":::", ""]
         return "\n".join(lines)
 
 
@@ -460,7 +476,7 @@ def _mcnemar() -> list[Step]:
             method="exact rationals",
         ),
         Step(
-            r"\texttt{mcnemar\_exact}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
+            r"\text{mcnemar_p_value}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
             "the package's implementation equals the formula; every m <= 40 and b <= m",
             sp.Symbol("Z"),
             sp.Symbol("Y"),
