@@ -72,6 +72,13 @@ from .arena import (
     rank_intervals_float,
     sign_test,
 )
+from .calibration import (
+    Calibration,
+    brier_score,
+    brier_score_float,
+    expected_calibration_error_float,
+    reliability_float,
+)
 from .condorcet import (
     MAJORITY_TIE_RULES,
     majority_probability,
@@ -259,6 +266,12 @@ __all__ = [
     "split_half_float",
     "redraw_win_probability",
     "REDRAW_TIE_RULES",
+    # calibration
+    "Calibration",
+    "brier_score",
+    "brier_score_float",
+    "expected_calibration_error_float",
+    "reliability_float",
     # arenas
     "WINNERS",
     "ARENA_TIE_RULES",
