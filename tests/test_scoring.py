@@ -553,3 +553,35 @@ def test_hub_model_from_a_local_cache_in_the_hub_layout(tiny, tmp_path, monkeypa
     assert sha == resolve_source(str(tiny))[2]
     lm = load_model("hf:tinyorg/tiny", threads=1)
     assert lm.name == "tiny" and lm.sha256 == sha
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(mmlu_dir() is None, reason="shared MMLU-Redux folder not present")
+def test_two_processes_on_real_questions(tiny, tmp_path):
+    """The same through accelerate on a few real MMLU-Redux questions (the tiny model reads them)."""
+    args = ["run", "--model", str(tiny), "--questions", "redux", "--n", "8", "--threads", "1", "--no-progress"]
+    single = cli(*args, "--out", str(tmp_path / "one"))
+    assert single.wait(timeout=600) == 0, single.stderr.read()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ACCELERATE_USE_CPU": "1"}
+    launch = [
+        sys.executable,
+        "-m",
+        "accelerate.commands.launch",
+        "--multi_gpu",
+        "--num_processes",
+        "2",
+        "--num_machines",
+        "1",
+        "--mixed_precision",
+        "no",
+        "--dynamo_backend",
+        "no",
+        "-m",
+        "scoring",
+        *args,
+        "--out",
+        str(tmp_path / "two"),
+    ]
+    p = subprocess.run(launch, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert read_done(tmp_path / "two" / "results.jsonl") == read_done(tmp_path / "one" / "results.jsonl")
