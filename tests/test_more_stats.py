@@ -72,3 +72,24 @@ def test_rational_z_in_difference_intervals():
         es.unpaired_difference_interval(10, 12, 30, z="2").half_width,
         2 * float(es.unpaired_difference_interval(10, 12, 30).variance) ** 0.5,
     )
+
+
+@given(st.lists(st.lists(st.integers(0, 1), min_size=5, max_size=5), min_size=2, max_size=6))
+def test_repeat_variance_matches_one_way_anova(runs):
+    X = np.array(runs, dtype=float)
+    r, q = X.shape
+    parts = es.repeat_variance(runs)
+    # method of moments from the one-way ANOVA table (questions as groups, runs as replicates)
+    msw = ((X - X.mean(axis=0)) ** 2).sum() / (q * (r - 1))
+    msb = r * ((X.mean(axis=0) - X.mean()) ** 2).sum() / (q - 1)
+    assert float(parts.within) == pytest.approx(msw, abs=1e-12)
+    assert float(parts.between) == pytest.approx((msb - msw) / r, abs=1e-12)
+    assert float(parts.variance_of_mean) == pytest.approx(X.mean(axis=0).var(ddof=1) / q, abs=1e-12)
+
+
+def test_identical_runs_have_no_within_variance_and_more_repeats_help_only_so_much():
+    parts = es.repeat_variance([[1, 0, 1, 0, 1]] * 3)
+    assert parts.within == 0 and parts.between > 0
+    noisy = es.RepeatVariance(Fraction(1, 2), Fraction(1, 5), Fraction(1, 20), Fraction(0))
+    se = [es.repeat_standard_error_float(noisy, r, 1000) for r in (1, 10, 1000)]
+    assert se[0] > se[1] > se[2] > (0.05 / 1000) ** 0.5 * 0.999  # repeats cannot beat the between-question floor
