@@ -1,0 +1,38 @@
+"""Every exercise solution runs on its own: no variable from a hidden cell, only the usual imports.
+
+Each solution's code cells are executed in a fresh namespace that holds nothing but the imports a
+student has at the top of a notebook; their own assertions check the answers.
+"""
+
+import re
+import sys
+
+import matplotlib
+import pytest
+from conftest import ROOT
+
+matplotlib.use("Agg")
+sys.path.insert(0, str(ROOT / "book"))
+
+PREAMBLE = "import exactstats as es\nfrom fractions import Fraction\nimport numpy as np\nimport pandas as pd\nfrom math import comb\n"
+SOLUTION = re.compile(r"```\{solution-start\} (\S+)\n(.*?)```\{solution-end\}", re.S)
+CELL = re.compile(r"```\{code-cell\} ipython3\n(.*?)```", re.S)
+
+SOLUTIONS = [
+    (md.stem, m.group(1), CELL.findall(m.group(2)))
+    for md in sorted((ROOT / "book").glob("*.md"))
+    for m in SOLUTION.finditer(md.read_text())
+]
+
+
+def test_every_chapter_has_solutions():
+    assert len(SOLUTIONS) >= 35
+
+
+@pytest.mark.parametrize("chapter, label, cells", SOLUTIONS, ids=[s[1] for s in SOLUTIONS])
+def test_solution_runs_on_its_own(chapter, label, cells, monkeypatch):
+    monkeypatch.chdir(ROOT / "book")
+    namespace: dict = {}
+    exec(PREAMBLE, namespace)  # noqa: S102 - the book's own code
+    for cell in cells:
+        exec(cell, namespace)  # noqa: S102
