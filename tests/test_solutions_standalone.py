@@ -1,7 +1,6 @@
-"""Every exercise solution runs on its own: no variable from a hidden cell, only the usual imports.
+"""Every exercise solution runs on its own: no variable and no import from a hidden cell.
 
-Each solution's code cells are executed in a fresh namespace that holds nothing but the imports a
-student has at the top of a notebook; their own assertions check the answers.
+Each solution's code cells are executed in a fresh, empty namespace; their own assertions check the answers.
 """
 
 import re
@@ -14,7 +13,6 @@ from conftest import ROOT
 matplotlib.use("Agg")
 sys.path.insert(0, str(ROOT / "book"))
 
-PREAMBLE = "import exactstats as es\nfrom fractions import Fraction\nimport numpy as np\nimport pandas as pd\nfrom math import comb\n"
 SOLUTION = re.compile(r"```\{solution-start\} (\S+)\n(.*?)```\{solution-end\}", re.S)
 CELL = re.compile(r"```\{code-cell\} ipython3\n(.*?)```", re.S)
 
@@ -33,6 +31,5 @@ def test_every_chapter_has_solutions():
 def test_solution_runs_on_its_own(chapter, label, cells, monkeypatch):
     monkeypatch.chdir(ROOT / "book")
     namespace: dict = {}
-    exec(PREAMBLE, namespace)  # noqa: S102 - the book's own code
     for cell in cells:
-        exec(cell, namespace)  # noqa: S102
+        exec(cell, namespace)  # noqa: S102 - the book's own code
