@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, launch_two_processes
 from tiny import build_tiny_model
 
 from scoring.generate import GenerationConfig, sample_seed, truncate_at_stop
@@ -138,38 +138,25 @@ def test_corrupt_row_named_with_file_and_line(tmp_path):
 def test_two_processes_generate_the_same_samples(tiny, problems_file, tmp_path):
     one = tmp_path / "one"
     assert generate(tiny, problems_file, one, "--samples", "3").returncode == 0
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}", "ACCELERATE_USE_CPU": "1"}
-    launch = [
-        sys.executable,
-        "-m",
-        "accelerate.commands.launch",
-        "--multi_gpu",
-        "--num_processes",
-        "2",
-        "--num_machines",
-        "1",
-        "--mixed_precision",
-        "no",
-        "--dynamo_backend",
-        "no",
-        "-m",
-        "scoring",
-        "generate",
-        "--model",
-        str(tiny),
-        "--problems",
-        str(problems_file),
-        "--max-new-tokens",
-        "12",
-        "--no-progress",
-        "--threads",
-        "1",
-        "--samples",
-        "3",
-        "--out",
-        str(tmp_path / "two"),
-    ]
-    p = subprocess.run(launch, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    p = launch_two_processes(
+        [
+            "generate",
+            "--model",
+            str(tiny),
+            "--problems",
+            str(problems_file),
+            "--max-new-tokens",
+            "12",
+            "--no-progress",
+            "--threads",
+            "1",
+            "--samples",
+            "3",
+            "--out",
+            str(tmp_path / "two"),
+        ],
+        pythonpath=f"{ROOT}{os.pathsep}{ROOT / 'tests'}",
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     assert rows(tmp_path / "two") == rows(one)
     assert json.loads((tmp_path / "two" / "manifest.json").read_text())["processes"] == 2

@@ -7,7 +7,7 @@ import time
 
 import pandas as pd
 import pytest
-from conftest import ROOT, mmlu_dir
+from conftest import ROOT, launch_two_processes, mmlu_dir
 from tiny import build_tiny_model, write_questions
 
 from scoring.matrix import long_table, wide_matrix
@@ -503,27 +503,7 @@ def test_two_processes_through_accelerate_equal_one(tiny, tmp_path):
     shard = tmp_path / "two" / "shards" / "results.rank1.jsonl"
     shard.parent.mkdir(parents=True)
     shard.write_text("".join(json.dumps(one[q]) + "\n" for q in sorted(one)[:3]))
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ACCELERATE_USE_CPU": "1"}
-    launch = [
-        sys.executable,
-        "-m",
-        "accelerate.commands.launch",
-        "--multi_gpu",
-        "--num_processes",
-        "2",
-        "--num_machines",
-        "1",
-        "--mixed_precision",
-        "no",
-        "--dynamo_backend",
-        "no",
-        "-m",
-        "scoring",
-        *args,
-        "--out",
-        str(tmp_path / "two"),
-    ]
-    p = subprocess.run(launch, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    p = launch_two_processes([*args, "--out", str(tmp_path / "two")])
     assert p.returncode == 0, p.stderr[-2000:]
     two = read_done(tmp_path / "two" / "results.jsonl")
     assert two == one
@@ -562,26 +542,6 @@ def test_two_processes_on_real_questions(tiny, tmp_path):
     args = ["run", "--model", str(tiny), "--questions", "redux", "--n", "8", "--threads", "1", "--no-progress"]
     single = cli(*args, "--out", str(tmp_path / "one"))
     assert single.wait(timeout=600) == 0, single.stderr.read()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ACCELERATE_USE_CPU": "1"}
-    launch = [
-        sys.executable,
-        "-m",
-        "accelerate.commands.launch",
-        "--multi_gpu",
-        "--num_processes",
-        "2",
-        "--num_machines",
-        "1",
-        "--mixed_precision",
-        "no",
-        "--dynamo_backend",
-        "no",
-        "-m",
-        "scoring",
-        *args,
-        "--out",
-        str(tmp_path / "two"),
-    ]
-    p = subprocess.run(launch, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    p = launch_two_processes([*args, "--out", str(tmp_path / "two")])
     assert p.returncode == 0, p.stderr[-2000:]
     assert read_done(tmp_path / "two" / "results.jsonl") == read_done(tmp_path / "one" / "results.jsonl")
