@@ -326,7 +326,6 @@ def test_shots_shared_within_subject(questions_file):
 def test_data_check_rescoring_matches_committed_rows():
     """`make data-check`: re-score committed rows of the two small models across conditions; they must match."""
     from scoring.check import check_dataset
-
     from scoring.models import PACKAGED_MODELS, ModelUnavailable
 
     installed = []
