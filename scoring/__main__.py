@@ -35,6 +35,7 @@ def quiet_libraries() -> None:
     import os
 
     os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
+    os.environ["TQDM_DISABLE"] = "1"  # bars drawn with plain tqdm (transformers' GGUF conversion) read this
     from transformers.utils import logging
 
     logging.disable_progress_bar()
@@ -444,6 +445,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    import os
+
+    if "--no-progress" in (sys.argv[1:] if argv is None else argv):
+        os.environ["TQDM_DISABLE"] = "1"  # before any library imports tqdm: it reads this once, at import
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

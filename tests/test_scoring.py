@@ -554,3 +554,25 @@ def test_two_processes_on_real_questions(tiny, tmp_path):
     p = launch_two_processes([*args, "--out", str(tmp_path / "two")])
     assert p.returncode == 0, p.stderr[-2000:]
     assert read_done(tmp_path / "two" / "results.jsonl") == read_done(tmp_path / "one" / "results.jsonl")
+
+
+@pytest.mark.model
+def test_no_progress_silences_the_gguf_conversion_bar_too(questions_file, tmp_path):
+    """transformers draws the GGUF conversion bar with plain tqdm: --no-progress must silence it as well."""
+    p = cli(
+        "run",
+        "--model",
+        "smollm2-135m-instruct",
+        "--questions",
+        str(questions_file),
+        "--n",
+        "1",
+        "--threads",
+        "1",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert p.wait(timeout=300) == 0
+    err = p.stderr.read()
+    assert "de-quantizing" not in err and "%|" not in err, err[-500:]
