@@ -222,3 +222,16 @@ def test_screening_computes_exactly_at_the_threshold():
     exact = {0: Fraction(1, 60), 1: Fraction(1, 40) + Fraction(1, 10**18), 2: Fraction(9, 10)}
     reject, computed = es.holm_reject_screened(ps, lambda i: exact[i])
     assert set(computed) == {0, 1} and reject == [True, False, False]
+
+
+def test_fdr_option_matches_the_exact_adjustment(tmp_path):
+    rng = np.random.default_rng(4)
+    C = (rng.random((6, 300)) < np.linspace(0.75, 0.55, 6)[:, None]).astype(int)
+    rs = load_results([str(wide_csv(tmp_path / "w.csv", C))])
+    report = analyse_typed(rs, draws=20, fdr="bh")
+    exact = es.bh_adjust([es.mcnemar_p_value(t.b, t.c) for t in report.all_pairs])
+    assert [t.q_bh for t in report.all_pairs] == pytest.approx([float(q) for q in exact], rel=1e-9)
+    assert report.extra["fdr"]["discoveries"] == sum(q <= Fraction(1, 20) for q in exact)
+    assert any("False-discovery" in n for n in report.notes)
+    by = analyse_typed(rs, draws=20, fdr="by")
+    assert all(b.q_bh >= a.q_bh for a, b in zip(report.all_pairs, by.all_pairs))

@@ -43,6 +43,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--draws", type=int, default=1000, help="redraws for the leader-stability estimate (default 1000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument(
+        "--fdr",
+        choices=("bh", "by"),
+        help="also control the false-discovery rate over all pairs: Benjamini-Hochberg, or -Yekutieli for any "
+        "dependence (the tiers stay Holm)",
+    )
+    p.add_argument(
         "--k",
         type=int,
         nargs="+",
@@ -90,6 +96,7 @@ def main(args: argparse.Namespace) -> None:
         progress=sys.stderr.isatty(),
         provenance=provenance,
         exact_all=args.exact_all,
+        fdr=args.fdr,
     )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

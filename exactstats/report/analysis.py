@@ -87,6 +87,7 @@ class PairTest:
     c: int
     p: float
     p_holm: float
+    q_bh: float | None = None  # Benjamini-Hochberg (or -Yekutieli) adjusted, with --fdr
 
 
 @dataclass
@@ -147,6 +148,18 @@ def mcnemar_p_values_float(b: np.ndarray, c: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         p = np.minimum(1.0, 2 * bdtr(np.minimum(b, c), m, 0.5))
     return np.where(m == 0, 1.0, p)
+
+
+def bh_adjust_float(p: np.ndarray, dependence: str = "independent") -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values in floats (Yekutieli's factor with ``dependence="any"``);
+    the exact version on Fractions is :func:`exactstats.bh_adjust`."""
+    m = len(p)
+    factor = float(np.sum(1.0 / np.arange(1, m + 1))) if dependence == "any" else 1.0
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m * factor / np.arange(1, m + 1)
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    return adjusted
 
 
 def holm_adjust_float(p: np.ndarray) -> np.ndarray:
@@ -253,6 +266,7 @@ def analyse(
     progress: bool = False,
     provenance: dict | None = None,
     exact_all: bool = False,
+    fdr: str | None = None,
 ) -> Report:
     """Every analysis of the report on one result set; models are ranked by accuracy, best first.
 
@@ -280,6 +294,14 @@ def analyse(
         ],
         tiers=[[models[i] for i in t] for t in tiers_from_separation(lambda i, j: table.separated[(i, j)], k)],
     )
+    if fdr is not None and report.all_pairs:
+        if fdr not in ("bh", "by"):
+            raise ExactStatsError(f"fdr must be 'bh' or 'by', got {fdr!r}")
+        qs = bh_adjust_float(np.array([t.p for t in report.all_pairs]), "any" if fdr == "by" else "independent")
+        for t, qv in zip(report.all_pairs, qs):
+            t.q_bh = float(qv)
+        found = int(np.sum(qs <= float(ALPHA)))
+        report.extra["fdr"] = {"method": fdr, "discoveries": found, "pairs": len(qs)}
     if k >= 2:
         report.leader_stays_first = stability(C, draws, seed, progress)
         report.phi = error_correlation(C)
@@ -310,5 +332,12 @@ def reading_notes(r: Report) -> list[str]:
         out.append(
             f"The mean error correlation is negative ({r.phi['mean']:.3f}): the models tend to be wrong on "
             "different questions, and 'effective votes' (defined for phi >= 0) does not apply."
+        )
+    if r.extra.get("fdr"):
+        f = r.extra["fdr"]
+        name = "Benjamini-Hochberg" if f["method"] == "bh" else "Benjamini-Yekutieli (any dependence)"
+        out.append(
+            f"False-discovery control ({name}, 5%): {f['discoveries']} of {f['pairs']} pairs differ; "
+            "the tiers use Holm's stricter family-wise control."
         )
     return out
