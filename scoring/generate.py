@@ -17,7 +17,6 @@ problems and refuses other settings before the model loads.
 from __future__ import annotations
 
 import hashlib
-import platform
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -208,10 +207,7 @@ def generate_completions(
     ``num_processes``-th missing problem into its own shard, and the main process merges them.
     A sample depends only on (seed, problem, sample), so the merged run equals a one-process run.
     """
-    import torch
-    import transformers
-
-    from exactstats import __version__
+    from .scorer import model_provenance
 
     rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
     if rank == 0:
@@ -227,14 +223,7 @@ def generate_completions(
     todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))][rank::world]
     manifest = {
         "settings": settings,
-        "exactstats_version": __version__,
-        "transformers_version": transformers.__version__,
-        "torch_version": torch.__version__,
-        "python": platform.python_version(),
-        "device": lm.device,
-        "device_name": torch.cuda.get_device_name() if str(lm.device).startswith("cuda") else platform.machine(),
-        "dtype": lm.dtype,
-        "threads": torch.get_num_threads(),
+        **model_provenance(lm),
         "problems": len(problems),
         "samples_per_problem": cfg.samples,
         "processes": world,

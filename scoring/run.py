@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import platform
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -192,20 +191,10 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
 
 
 def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict) -> dict:
-    import torch
-    import transformers
-
-    from exactstats import __version__
+    from .scorer import model_provenance
 
     return {
-        "exactstats_version": __version__,
-        "transformers_version": transformers.__version__,
-        "torch_version": torch.__version__,
-        "python": platform.python_version(),
-        "device": lm.device,
-        "device_name": torch.cuda.get_device_name() if str(lm.device).startswith("cuda") else platform.machine(),
-        "dtype": lm.dtype,
-        "threads": torch.get_num_threads(),
+        **model_provenance(lm),
         "questions": len(questions),
         "questions_source": cfg.questions_source,
         "letter_token_ids": lm.letter_ids,

@@ -274,3 +274,24 @@ def default_threads() -> int:
     one thread and 0.08 with two while other work shared the cores. ``$EXACTSTATS_THREADS`` overrides."""
     cores = os.cpu_count() or 1
     return int(os.environ.get("EXACTSTATS_THREADS", 1 if cores <= 4 else cores))
+
+
+def model_provenance(lm: LoadedModel) -> dict:
+    """What a run's manifest records about the model's environment: versions, device, precision, threads."""
+    import platform
+
+    import torch
+    import transformers
+
+    from exactstats import __version__
+
+    return {
+        "exactstats_version": __version__,
+        "transformers_version": transformers.__version__,
+        "torch_version": torch.__version__,
+        "python": platform.python_version(),
+        "device": lm.device,
+        "device_name": torch.cuda.get_device_name() if str(lm.device).startswith("cuda") else platform.machine(),
+        "dtype": lm.dtype,
+        "threads": torch.get_num_threads(),
+    }

@@ -36,27 +36,29 @@ def problems_file(tmp_path_factory):
     return path
 
 
+def generate_args(tiny, problems_file, out, *extra):
+    """`scoring generate` on the tiny model and problems: a short, one-thread, silent run."""
+    return [
+        "generate",
+        "--model",
+        str(tiny),
+        "--problems",
+        str(problems_file),
+        "--max-new-tokens",
+        "12",
+        "--no-progress",
+        "--threads",
+        "1",
+        "--out",
+        str(out),
+        *extra,
+    ]
+
+
 def generate(tiny, problems_file, out, *extra):
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
     return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "scoring",
-            "generate",
-            "--model",
-            str(tiny),
-            "--problems",
-            str(problems_file),
-            "--max-new-tokens",
-            "12",
-            "--no-progress",
-            "--threads",
-            "1",
-            "--out",
-            str(out),
-            *extra,
-        ],
+        [sys.executable, "-m", "scoring", *generate_args(tiny, problems_file, out, *extra)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -139,22 +141,7 @@ def test_two_processes_generate_the_same_samples(tiny, problems_file, tmp_path):
     one = tmp_path / "one"
     assert generate(tiny, problems_file, one, "--samples", "3").returncode == 0
     p = launch_two_processes(
-        [
-            "generate",
-            "--model",
-            str(tiny),
-            "--problems",
-            str(problems_file),
-            "--max-new-tokens",
-            "12",
-            "--no-progress",
-            "--threads",
-            "1",
-            "--samples",
-            "3",
-            "--out",
-            str(tmp_path / "two"),
-        ],
+        generate_args(tiny, problems_file, tmp_path / "two", "--samples", "3"),
         pythonpath=f"{ROOT}{os.pathsep}{ROOT / 'tests'}",
     )
     assert p.returncode == 0, p.stderr[-2000:]

@@ -74,7 +74,7 @@ def test_hostile_completions_are_contained(tmp_path, monkeypatch):
         assert result.status != "passed", name
         assert time.monotonic() - started < FAST.wall_s + 3, name  # within its limits (plus start-up and cleanup)
         assert sorted(os.listdir(outside)) == before and (outside / "keep.txt").read_text() == "keep", name
-    assert os.getpid() and True  # the runner is alive to get here
+    assert outside.is_dir()  # the folder the programs attacked is still there
 
 
 def test_statuses_of_ordinary_programs():
