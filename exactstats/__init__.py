@@ -81,6 +81,7 @@ from .calibration import (
 )
 from .condorcet import (
     MAJORITY_TIE_RULES,
+    PLURALITY_TIE_RULES,
     majority_probability,
     majority_probability_float,
     majority_probability_heterogeneous,
@@ -98,6 +99,12 @@ from .correlation import (
     phi_for_effective_votes,
     phi_matrix_float,
     phi_squared,
+)
+from .debias import (
+    average_over_orders_float,
+    displayed_probabilities_float,
+    letter_prior_float,
+    remove_letter_prior_float,
 )
 from .errorbars import (
     CLUSTER_CORRECTIONS,
@@ -160,9 +167,11 @@ from .power import (
 from .resampling import (
     REDRAW_TIE_RULES,
     SplitHalf,
+    SplitHalfExact,
     redraw_counts,
     redraw_win_probability,
     split_half_float,
+    split_half_two_models,
     top_stays_top_float,
     top_three_keep_order_float,
 )
@@ -204,6 +213,7 @@ __all__ = [
     "poisson_binomial_pmf",
     "plurality_probability",
     "MAJORITY_TIE_RULES",
+    "PLURALITY_TIE_RULES",
     "majority_vote",
     "majority_vote_accuracy",
     "binary_majority_accuracy",
@@ -270,12 +280,19 @@ __all__ = [
     "top_three_keep_order_float",
     "SplitHalf",
     "split_half_float",
+    "SplitHalfExact",
+    "split_half_two_models",
     "redraw_win_probability",
     "REDRAW_TIE_RULES",
     # calibration
     "Calibration",
     "brier_score",
     "brier_score_float",
+    # letter bias
+    "displayed_probabilities_float",
+    "letter_prior_float",
+    "remove_letter_prior_float",
+    "average_over_orders_float",
     "expected_calibration_error_float",
     "reliability_float",
     # arenas

@@ -27,6 +27,7 @@ __all__ = [
     "poisson_binomial_pmf",
     "plurality_probability",
     "MAJORITY_TIE_RULES",
+    "PLURALITY_TIE_RULES",
 ]
 
 # A tie of k/2 against k/2 (even k); the names and meanings are exactstats' one tie vocabulary.
@@ -135,13 +136,17 @@ def majority_probability_heterogeneous(accuracies: Sequence[Any], ties: str | No
     return total
 
 
-def plurality_probability(accuracies: Sequence[Any], options: int = 4) -> Fraction:
+PLURALITY_TIE_RULES = ("fair", "lose", "win")
+
+
+def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str = "fair") -> Fraction:
     """Probability that the right option wins a plurality vote, exactly.
 
     Voter ``i`` picks the right option with ``accuracies[i]``; when wrong it picks one
     of the ``options - 1`` wrong options uniformly and independently of everything
     else. A tie for the most votes is broken uniformly at random among the tied
-    options. This is the "independent voters" baseline for a panel of models on a
+    options (``ties="fair"``), always lost (``"lose"``) or always won (``"win"``);
+    the three bracket what a tie-breaking rule can do to the baseline. This is the "independent voters" baseline for a panel of models on a
     multiple-choice test.
 
     Conditioning on the number ``a`` of right votes, the ``m`` wrong votes fall
@@ -154,8 +159,11 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4) -> Fracti
 
     >>> plurality_probability(["0.7"] * 3, options=2) == majority_probability("0.7", 3)
     True
+    >>> plurality_probability(["1/2"] * 2, options=2, ties="lose")
+    Fraction(1, 4)
     """
     options = as_int(options, "options", minimum=2)
+    ties = as_tie_rule(ties, PLURALITY_TIE_RULES)
     pmf = poisson_binomial_pmf(accuracies)
     k = len(pmf) - 1
     w = options - 1
@@ -179,7 +187,10 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4) -> Fracti
                         break
                     count = h[w - t][r]  # k! * (ways, per r!, for the other bins to stay below a)
                     if count:
-                        wins += Fraction(comb(w, t) * fact[m] * count, fact[a] ** t * big * (t + 1))
+                        share = (t + 1) if ties == "fair" else 1  # a coin among the t + 1 tied options
+                        if ties == "lose" and t:
+                            break  # ties with more bins only get more likely to be lost: none count
+                        wins += Fraction(comb(w, t) * fact[m] * count, fact[a] ** t * big * share)
                 total += pmf[a] * wins / w**m
         if a == k:
             break

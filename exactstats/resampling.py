@@ -31,6 +31,8 @@ __all__ = [
     "top_three_keep_order_float",
     "SplitHalf",
     "split_half_float",
+    "SplitHalfExact",
+    "split_half_two_models",
     "redraw_win_probability",
     "REDRAW_TIE_RULES",
 ]
@@ -227,3 +229,50 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
         if ties == "fair" and m % 2 == 0:
             half_num += weight * comb(m, m // 2) * (b * c) ** (m // 2)
     return Fraction(2 * num + half_num, 2 * questions**n)
+
+
+class SplitHalfExact(NamedTuple):
+    agreement: Fraction  # chance that the winner of the first half also wins the second (ties: coin flips)
+    advantage_selected: Fraction  # expected lead of the first half's winner there (accuracy units)
+    advantage_held_out: Fraction  # expected lead of that same model in the second half
+
+
+def split_half_two_models(b: int, c: int, questions: int) -> SplitHalfExact:
+    """Exact split-half for two models: halve the questions at random, pick a winner, test it.
+
+    ``b`` questions only model 1 got right and ``c`` only model 2; ``questions`` is
+    even and split into two halves of equal size, every split equally likely. The
+    discordant questions that land in the first half follow a multivariate
+    hypergeometric law, so the three answers are finite exact sums. A tied half is
+    won by a coin flip. This is the two-model core of `split_half_float`: with more
+    models the others can only take wins away.
+
+    >>> split_half_two_models(1, 0, 2)
+    SplitHalfExact(agreement=Fraction(1, 2), advantage_selected=Fraction(1, 2), advantage_held_out=Fraction(0, 1))
+    """
+    questions = as_int(questions, "questions", minimum=2)
+    if questions % 2:
+        raise ExactStatsError(f"questions must be even (two equal halves), got {questions}")
+    b = as_int(b, "b", minimum=0, maximum=questions)
+    c = as_int(c, "c", minimum=0, maximum=questions - b)
+    half, rest = questions // 2, questions - b - c
+    rest_ways = [comb(rest, j) for j in range(half + 1)]
+    b_ways = [comb(b, x) for x in range(b + 1)]
+    c_ways = [comb(c, y) for y in range(c + 1)]
+    # numerators over C(questions, half); the agreement carries a factor 2 for the coin flips
+    agree2 = sel = held = 0
+    for x in range(min(b, half) + 1):
+        for y in range(min(c, half - x) + 1):
+            if half - x - y > rest:
+                continue
+            w = b_ways[x] * c_ways[y] * rest_ways[half - x - y]
+            first, second = x - y, (b - x) - (c - y)
+            sel += w * abs(first)
+            if first == 0 or second == 0:
+                agree2 += w  # at least one coin: the same winner with chance 1/2
+            elif (first > 0) == (second > 0):
+                agree2 += 2 * w
+            if first:
+                held += w * (second if first > 0 else -second)
+    total = comb(questions, half)
+    return SplitHalfExact(Fraction(agree2, 2 * total), Fraction(sel, total * half), Fraction(held, total * half))

@@ -58,7 +58,7 @@ def test_heterogeneous_by_enumeration(ps):
 @given(st.lists(probs, min_size=1, max_size=5), st.integers(2, 4))
 def test_plurality_by_enumeration(ps, options):
     """Every voter's choice enumerated: right option 0, wrong options 1..options-1 equally likely."""
-    want = Fraction(0)
+    want = {"fair": Fraction(0), "lose": Fraction(0), "win": Fraction(0)}
     for picks in product(range(options), repeat=len(ps)):
         w = Fraction(1)
         for pick, p in zip(picks, ps):
@@ -68,8 +68,13 @@ def test_plurality_by_enumeration(ps, options):
         counts = [picks.count(o) for o in range(options)]
         top = max(counts)
         if counts[0] == top:
-            want += w / counts.count(top)
-    assert plurality_probability(ps, options=options) == want
+            tied = counts.count(top)
+            want["fair"] += w / tied
+            want["win"] += w
+            want["lose"] += w if tied == 1 else 0
+    for ties, value in want.items():
+        assert plurality_probability(ps, options=options, ties=ties) == value
+    assert want["lose"] <= want["fair"] <= want["win"]
 
 
 def test_plurality_two_options_is_majority_with_coin_ties():
@@ -85,6 +90,7 @@ def test_plurality_two_options_is_majority_with_coin_ties():
         (lambda: majority_probability("0.7", 0), "k must be >= 1"),
         (lambda: majority_probability(float("nan"), 3), "p must be finite"),
         (lambda: plurality_probability([], 4), "at least one voter"),
+        (lambda: plurality_probability(["0.5"], 4, ties="exclude"), "ties must be one of"),
         (lambda: plurality_probability(["0.5"], 1), "options must be >= 2"),
         (lambda: poisson_binomial_pmf(["0.5", "-0.1"]), r"accuracies\[1\] must lie"),
     ],

@@ -1,5 +1,5 @@
 from fractions import Fraction
-from itertools import product
+from itertools import combinations, product
 
 import numpy as np
 import pytest
@@ -11,6 +11,7 @@ from exactstats import (
     redraw_counts,
     redraw_win_probability,
     split_half_float,
+    split_half_two_models,
     top_stays_top_float,
     top_three_keep_order_float,
 )
@@ -35,6 +36,39 @@ def test_two_model_exact_by_enumeration(n, data):
         want += 1 if lead > 0 else Fraction(1, 2) if lead == 0 else 0
     want /= q**n
     assert redraw_win_probability(b, c, q, n) == want
+
+
+@given(st.integers(1, 4), st.data())
+def test_exact_split_half_by_enumerating_every_split(h, data):
+    q = 2 * h
+    b = data.draw(st.integers(0, q))
+    c = data.draw(st.integers(0, q - b))
+    lead = [1] * b + [-1] * c + [0] * (q - b - c)  # model 1 minus model 2, per question
+    splits = list(combinations(range(q), h))
+    agree = selected = held = Fraction(0)
+    for first in splits:
+        a = sum(lead[i] for i in first)
+        rest = sum(lead) - a
+        # the first half's winner by a coin when tied; the same rule in the second half
+        p1_first = Fraction(1) if a > 0 else Fraction(0) if a < 0 else Fraction(1, 2)
+        p1_second = Fraction(1) if rest > 0 else Fraction(0) if rest < 0 else Fraction(1, 2)
+        agree += p1_first * p1_second + (1 - p1_first) * (1 - p1_second)
+        selected += Fraction(abs(a), h)
+        held += (p1_first * rest - (1 - p1_first) * rest) / h
+    n = len(splits)
+    assert split_half_two_models(b, c, q) == (agree / n, selected / n, held / n)
+
+
+def test_exact_split_half_matches_the_simulation():
+    C = np.zeros((2, 400), dtype=int)
+    C[0, :40], C[1, 40:70], C[:, 70:250] = 1, 1, 1
+    exact = split_half_two_models(40, 30, 400)
+    sim = split_half_float(C, splits=20000, seed=3)
+    assert abs(sim.agreement - float(exact.agreement)) < 0.015
+    assert abs(sim.advantage_selected - float(exact.advantage_selected)) < 0.002
+    assert abs(sim.advantage_held_out - float(exact.advantage_held_out)) < 0.002
+    # selection on the same half inflates the lead; the held-out half shows less of it
+    assert exact.advantage_selected > exact.advantage_held_out > 0
 
 
 def test_monte_carlo_agrees_with_exact_two_model_case():
@@ -91,6 +125,9 @@ def test_split_half_on_panels_whose_answer_is_known():
         (lambda: redraw_win_probability(3, 3, 5, 10), "c must be <= 2"),
         (lambda: redraw_win_probability(1, 1, 5, 10, ties="coin"), "ties must be one of"),
         (lambda: split_half_float([[1], [0]]), "at least 2 models and 2 questions"),
+        (lambda: split_half_two_models(1, 1, 5), "questions must be even"),
+        (lambda: split_half_two_models(3, 0, 2), "b must be <= 2"),
+        (lambda: split_half_two_models(1, 2, 2), "c must be <= 1"),
     ],
 )
 def test_bad_input(call, match):
