@@ -106,6 +106,13 @@ from .debias import (
     letter_prior_float,
     remove_letter_prior_float,
 )
+from .equivalence import (
+    EQUIVALENCE_ALTERNATIVES,
+    paired_equivalence_p_value,
+    paired_equivalence_p_value_float,
+    paired_equivalence_power,
+    paired_equivalence_power_float,
+)
 from .errorbars import (
     CLUSTER_CORRECTIONS,
     Interval,
@@ -288,6 +295,12 @@ __all__ = [
     "Calibration",
     "brier_score",
     "brier_score_float",
+    # equivalence
+    "EQUIVALENCE_ALTERNATIVES",
+    "paired_equivalence_p_value",
+    "paired_equivalence_p_value_float",
+    "paired_equivalence_power",
+    "paired_equivalence_power_float",
     # letter bias
     "displayed_probabilities_float",
     "letter_prior_float",

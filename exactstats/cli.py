@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|power|neff|wilson|prove|check|arena|report ...``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|power|neff|wilson|prove|check|arena|report ...``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from . import __version__
-from ._validate import TIE_RULES, ExactStatsError, as_int, safe_float
+from ._validate import TIE_RULES, ExactStatsError, as_int, as_probability, safe_float
 from .arena import ARENA_TIE_RULES
 from .condorcet import MAJORITY_TIE_RULES
 from .paired import ALTERNATIVES
@@ -111,6 +111,18 @@ def cmd_mcnemar(args: argparse.Namespace) -> None:
     p = mcnemar_p_value(args.b, args.c, alternative=args.alternative, mid_p=args.mid_p)
     label = f"exact McNemar p ({args.alternative}{', mid-p' if args.mid_p else ''})"
     _emit(args, p, safe_float(p), f"{label}  {_show(p, args.exact)}", b=as_int(args.b, "b"), c=as_int(args.c, "c"))
+
+
+def cmd_equivalence(args: argparse.Namespace) -> None:
+    from .equivalence import paired_equivalence_p_value
+
+    alternative = "non-inferiority" if args.non_inferiority else "equivalence"
+    alpha = as_probability(args.alpha, "alpha", open_low=True, open_high=True)
+    p = paired_equivalence_p_value(args.b, args.c, args.n, args.margin, alternative=alternative)
+    claim = "equivalent" if alternative == "equivalence" else "not worse"
+    decision = f"{claim} within {args.margin} at level {args.alpha}" if p <= alpha else f"{claim}: not shown"
+    text = f"exact paired {alternative} p  {_show(p, args.exact)}\n{decision}"
+    _emit(args, p, safe_float(p), text, alternative=alternative, margin=args.margin, rejected=p <= alpha)
 
 
 def cmd_power(args: argparse.Namespace) -> None:
@@ -240,6 +252,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("c", help="questions only the second model got right")
     p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES)
     p.add_argument("--mid-p", action="store_true", help="mid-p variant (not guaranteed to hold its size)")
+
+    p = add(
+        "equivalence",
+        cmd_equivalence,
+        "exact paired equivalence (TOST) or non-inferiority test: is the accuracy gap within MARGIN?",
+    )
+    p.epilog = "example: exactstats equivalence 30 28 2000 --margin 0.01   (one accuracy point)\n" + EPILOG
+    p.add_argument("b", help="questions only the first model got right")
+    p.add_argument("c", help="questions only the second model got right")
+    p.add_argument("n", help="questions both models answered")
+    p.add_argument(
+        "--margin", required=True, help="largest gap that counts as equivalent, as a share (0.01 = one point)"
+    )
+    p.add_argument("--alpha", default="0.05", help="level for the printed decision (default 0.05)")
+    p.add_argument(
+        "--non-inferiority", action="store_true", help="one-sided: is the first model worse by less than MARGIN?"
+    )
 
     p = add("power", cmd_power, "questions needed to detect an accuracy gap D when models disagree on a share Q")
     p.add_argument("--q", required=True, help="share of questions on which the models disagree")

@@ -26,6 +26,7 @@ def test_mcnemar_json_prints_exact_p():
         (["condorcet", "0.7", "3"], "98/125"),
         (["condorcet", "0.7", "2", "--ties", "fair"], "7/10"),
         (["neff", "7", "0.3"], "5/2"),
+        (["equivalence", "6", "4", "100", "--margin", "0.02"], "6032416/9765625"),
         (["power", "--q", "0.2", "--d", "0.0185", "--z-alpha", "1.96", "--z-power", "0.84"], "6272000/1369"),
     ],
 )
@@ -39,6 +40,16 @@ def test_power_json_has_n(capsys):
     assert main(["power", "--q", "0.2", "--d", "0.0185", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["n"] == 4587 and out["exact"] is None
+
+
+def test_equivalence_decision(capsys):
+    assert main(["equivalence", "30", "28", "2000", "--margin", "0.01", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rejected"] is True and out["alternative"] == "equivalence" and 0.010 < out["decimal"] < 0.0102
+    assert main(["equivalence", "30", "28", "2000", "--margin", "0.01", "--alpha", "0.01"]) == 0
+    assert "equivalent: not shown" in capsys.readouterr().out
+    assert main(["equivalence", "60", "28", "2000", "--margin", "0.01", "--non-inferiority"]) == 0
+    assert "not worse within 0.01" in capsys.readouterr().out
 
 
 def test_wilson_and_plain_text(capsys):
@@ -55,6 +66,9 @@ def test_wilson_and_plain_text(capsys):
         ["passk", "5", "x", "1"],
         ["condorcet", "0.7", "4"],
         ["mcnemar", "-1", "3"],
+        ["equivalence", "3", "3", "100"],
+        ["equivalence", "3", "3", "100", "--margin", "2"],
+        ["equivalence", "3", "3", "100", "--margin", "0.01", "--alpha", "0"],
         ["power", "--q", "0.2", "--d", "0"],
         ["neff", "3", "2"],
         ["wilson", "11", "10"],
