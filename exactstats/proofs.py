@@ -272,6 +272,74 @@ def _passk_cases() -> Iterable[dict]:
             yield {E: expectation, T: 1 - (1 - p) ** kk}
 
 
+# --- 1b. the variance of the pass@k estimator, and its unbiased estimate ---------------------
+
+
+def _passk_variance() -> list[Step]:
+    n, k, c = sp.symbols("n k c", integer=True, nonnegative=True)
+    ex2, ex = sp.symbols("E_2 E_1")
+    return [
+        Step(
+            r"E[(1-X)^2] - (1 - E[X])^2 = E[X^2] - E[X]^2",
+            "the variance of 1 - X, expanded by linearity of expectation (E_1 = E[X], E_2 = E[X^2])",
+            (1 - 2 * ex + ex2) - (1 - ex) ** 2,
+            ex2 - ex**2,
+        ),
+        Step(
+            r"E[X]^2 = (1-p)^{2k}",
+            "E[X] = (1 - p)^k is the pass@k identity proved above",
+            ((1 - p) ** k) ** 2,
+            (1 - p) ** (2 * k),
+        ),
+        Step(
+            r"\frac{\binom{n-c}{2k}}{\binom{n}{2k}} = \frac{\binom{n-2k}{c}}{\binom{n}{c}}",
+            "the first step of the pass@k proof with 2k draws (needs 2k <= n), written out in factorials",
+            sp.binomial(n - c, 2 * k) / sp.binomial(n, 2 * k),
+            sp.binomial(n - 2 * k, c) / sp.binomial(n, c),
+        ),
+        Step(
+            r"E\left[\binom{n-c}{2k}\Big/\binom{n}{2k}\right] = (1-p)^{2k}",
+            "the rest of the pass@k proof with 2k in place of k; checked for every n <= 12 and 2k <= n",
+            sp.Symbol("E"),
+            sp.Symbol("T"),
+            cases=tuple(_passk_two_k_cases()),
+            method="expand each case to the zero polynomial",
+        ),
+        Step(
+            r"E\left[X^2 - \binom{n-c}{2k}\Big/\binom{n}{2k}\right] = \operatorname{Var}(1 - X)",
+            "linearity with steps 1, 2 and 4: the estimate is unbiased; checked for every n <= 12 and 2k <= n",
+            sp.Symbol("E"),
+            sp.Symbol("T"),
+            cases=tuple(_passk_variance_cases()),
+            method="expand each case to the zero polynomial",
+        ),
+    ]
+
+
+def _ratio(nn: int, cc: int, kk: int) -> sp.Expr:
+    return sp.binomial(nn - cc, kk) / sp.binomial(nn, kk)
+
+
+def _binomial_mean(nn: int, f: Callable[[int], sp.Expr]) -> sp.Expr:
+    return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * f(cc) for cc in range(nn + 1))
+
+
+def _passk_two_k_cases() -> Iterable[dict]:
+    E, T = sp.Symbol("E"), sp.Symbol("T")
+    for nn in range(2, 13):
+        for kk in range(1, nn // 2 + 1):
+            yield {E: _binomial_mean(nn, lambda cc: _ratio(nn, cc, 2 * kk)), T: (1 - p) ** (2 * kk)}
+
+
+def _passk_variance_cases() -> Iterable[dict]:
+    E, T = sp.Symbol("E"), sp.Symbol("T")
+    for nn in range(2, 13):
+        for kk in range(1, nn // 2 + 1):
+            estimate = _binomial_mean(nn, lambda cc: _ratio(nn, cc, kk) ** 2 - _ratio(nn, cc, 2 * kk))
+            variance = _binomial_mean(nn, lambda cc: (1 - _ratio(nn, cc, kk)) ** 2) - (1 - (1 - p) ** kk) ** 2
+            yield {E: estimate, T: variance}
+
+
 # --- 2. the plug-in estimator is biased low -------------------------------------------------
 
 
@@ -557,6 +625,13 @@ PROOFS: dict[str, Proof] = {
             r"If $c \sim \mathrm{Binomial}(n, p)$ and $1 \le k \le n$, then $E\left[1 - \binom{n-c}{k}/\binom{n}{k}\right] = 1 - (1-p)^k$.",
             "E[1 - C(n-c,k)/C(n,k)] = 1 - (1-p)^k for c ~ Binomial(n, p)",
             _passk_unbiased,
+        ),
+        Proof(
+            "passk-variance",
+            "The variance of the pass@k estimate, and an unbiased estimate of it",
+            r"With $c \sim \mathrm{Binomial}(n, p)$ and $X = \binom{n-c}{k}/\binom{n}{k}$, the pass@k estimate $1 - X$ has variance $E[X^2] - (1-p)^{2k}$, a polynomial in $p$; for $2k \le n$, $X^2 - \binom{n-c}{2k}/\binom{n}{2k}$ is an unbiased estimate of it.",
+            "Var(1 - X) = E[X^2] - (1-p)^(2k); X^2 - C(n-c,2k)/C(n,2k) is unbiased for it when 2k <= n",
+            _passk_variance,
         ),
         Proof(
             "plugin-biased-low",
