@@ -320,23 +320,25 @@ def _ratio(nn: int, cc: int, kk: int) -> sp.Expr:
     return sp.binomial(nn - cc, kk) / sp.binomial(nn, kk)
 
 
-def _binomial_mean(nn: int, f: Callable[[int], sp.Expr]) -> sp.Expr:
-    return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * f(cc) for cc in range(nn + 1))
+def _binomial_mean(nn: int, values: Sequence[sp.Expr]) -> sp.Expr:
+    """E[values[c]] for c ~ Binomial(nn, p), as a polynomial in p."""
+    return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * values[cc] for cc in range(nn + 1))
 
 
 def _passk_two_k_cases() -> Iterable[dict]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(2, 13):
         for kk in range(1, nn // 2 + 1):
-            yield {E: _binomial_mean(nn, lambda cc: _ratio(nn, cc, 2 * kk)), T: (1 - p) ** (2 * kk)}
+            yield {E: _binomial_mean(nn, [_ratio(nn, cc, 2 * kk) for cc in range(nn + 1)]), T: (1 - p) ** (2 * kk)}
 
 
 def _passk_variance_cases() -> Iterable[dict]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(2, 13):
         for kk in range(1, nn // 2 + 1):
-            estimate = _binomial_mean(nn, lambda cc: _ratio(nn, cc, kk) ** 2 - _ratio(nn, cc, 2 * kk))
-            variance = _binomial_mean(nn, lambda cc: (1 - _ratio(nn, cc, kk)) ** 2) - (1 - (1 - p) ** kk) ** 2
+            x = [_ratio(nn, cc, kk) for cc in range(nn + 1)]
+            estimate = _binomial_mean(nn, [x[cc] ** 2 - _ratio(nn, cc, 2 * kk) for cc in range(nn + 1)])
+            variance = _binomial_mean(nn, [(1 - v) ** 2 for v in x]) - (1 - (1 - p) ** kk) ** 2
             yield {E: estimate, T: variance}
 
 

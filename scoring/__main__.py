@@ -9,6 +9,7 @@ from pathlib import Path
 
 EPILOG = """examples:
   python -m scoring run --model smollm2-135m-instruct --questions redux --n 2000 --out runs/smollm2
+  python -m scoring run --model smollm2-135m-instruct --n 2000 --format cloze --out runs/smollm2-cloze
   python -m scoring matrix runs/* --out matrix.parquet
   python -m scoring generate --model qwen2.5-coder-0.5b-instruct --samples 20 --temperature 0.8 --out runs/gen
   python -m scoring execute runs/gen
@@ -119,6 +120,7 @@ def cmd_run(args) -> int:
     related = [Path(args.out), *(Path(d) for d in args.reuse_rows_from)]
     cfg.letter_spelling = inherited("letter_spelling", args.letter_spelling, related, "space")
     cfg.cross_reference_filter = inherited("cross_reference_filter", args.cross_reference_filter, related, "v2")
+    cfg.format = inherited("format", args.format, related, "letter")
     pool, kept, dropped, questions = select_questions(
         args.questions,
         args.n,
@@ -347,6 +349,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="which 'all of the above' filter selects shuffle-safe questions: v2 (capital option letters "
         "only; default for new runs) or v1 (the shipped dataset's); a resumed or extended run keeps its own",
+    )
+    r.add_argument(
+        "--format",
+        choices=["letter", "cloze"],
+        default=None,
+        help="letter: the probability of each answer letter after the options (default); cloze: the "
+        "log-likelihood of each option's text after 'Answer:', options not shown (lm-eval's mmlu_continuation)",
     )
     r.add_argument("--no-stratify", action="store_true", help="sample without stratifying by subject")
     r.add_argument(

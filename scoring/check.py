@@ -1,8 +1,8 @@
 """``make data-check``: re-score committed rows (spread over conditions, models, subjects) and compare.
 
 The chosen option must match exactly; the four probabilities and the letter mass
-within ``TOLERANCE`` (absolute), which allows for float summation order across
-CPUs and library builds.
+(cloze rows: the option log-likelihoods, relative to their size) within
+``TOLERANCE``, which allows for float summation order across CPUs and library builds.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
             chat_template=settings["chat_template"],
             letter_spelling=settings["letter_spelling"],
             cross_reference_filter=settings["cross_reference_filter"],
+            format=settings["format"],
         )
         with tempfile.TemporaryDirectory() as tmp:
             score_questions(lm, [by_id[i] for i in ids], list(by_id.values()), cfg, Path(tmp), progress=False)
@@ -94,11 +95,21 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
         for i in ids:
             a, b = rows[i], fresh[i]
             checked += 1
-            for field in ("chosen", "chosen_letter", "correct", "permutation", "answer"):
+            cloze = settings["format"] == "cloze"
+            exact_fields = (
+                ("chosen", "chosen_norm", "correct", "answer")
+                if cloze
+                else ("chosen", "chosen_letter", "correct", "permutation", "answer")
+            )
+            for field in exact_fields:
                 if a[field] != b[field]:
                     problems.append(f"{condition}/{model} {i}: {field} committed {a[field]!r}, re-scored {b[field]!r}")
-            for field in ("p_A", "p_B", "p_C", "p_D", "letter_mass"):
+            for field in ("p_A", "p_B", "p_C", "p_D") + (() if cloze else ("letter_mass",)):
                 worst = max(worst, abs(a[field] - b[field]))
+            if cloze:  # log-likelihoods: relative to their size
+                worst = max(
+                    worst, *(abs(a[f"loglik_{L}"] - b[f"loglik_{L}"]) / max(1.0, abs(a[f"loglik_{L}"])) for L in "ABCD")
+                )
     if worst > TOLERANCE:
         problems.append(f"largest probability difference {worst:.2e} exceeds {TOLERANCE:.0e}")
     where = ", ".join(f"{c}/{m}: {len(ids)}" for (c, m), ids in picked.items() if ids)

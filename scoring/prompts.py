@@ -31,8 +31,8 @@ PROMPT_TEMPLATE_VERSION = "mmlu-v1: " + HEADER + "{question}\\nA. {a}\\nB. {b}\\
 # Few-shot prompts are tokenized as (header + shots) + question; zero-shot prompts whole (see scoring.run).
 
 
-def template_hash() -> str:
-    return hashlib.sha256(PROMPT_TEMPLATE_VERSION.encode()).hexdigest()[:16]
+def template_hash(template: str = PROMPT_TEMPLATE_VERSION) -> str:
+    return hashlib.sha256(template.encode()).hexdigest()[:16]
 
 
 def option_permutation(question_id: str, model_name: str, seed: int, mode: str = "per-model") -> tuple[int, ...]:

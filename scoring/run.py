@@ -41,7 +41,8 @@ __all__ = [
 RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 # Settings added after runs were first written: what a manifest without them meant.
-LEGACY_DEFAULTS = {"prefix_reuse": False, "letter_spelling": "both", "cross_reference_filter": "v1"}
+LEGACY_DEFAULTS = {"prefix_reuse": False, "letter_spelling": "both", "cross_reference_filter": "v1", "format": "letter"}
+FORMATS = ("letter", "cloze")
 
 
 @dataclass
@@ -62,10 +63,17 @@ class RunConfig:
     reuse_prefix: bool = True  # reuse the few-shot prefix's key/value cache (batch size 1, no chat template)
     letter_spelling: str = "space"
     cross_reference_filter: str = "v2"
+    format: str = "letter"  # "cloze": score each option's text as the continuation (scoring.cloze)
 
     @property
     def reusing_prefix(self) -> bool:
-        return self.reuse_prefix and self.shots > 0 and self.batch_size == 1 and not self.chat_template
+        return (
+            self.reuse_prefix
+            and self.shots > 0
+            and self.batch_size == 1
+            and not self.chat_template
+            and self.format == "letter"
+        )
 
 
 def _question_key(row: dict) -> str:
@@ -90,12 +98,16 @@ def question_set_hash(questions: Sequence[Question]) -> str:
 
 def run_settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtype: str) -> dict:
     """What a row depends on; a folder holds rows of one setting only."""
+    from .cloze import CLOZE_TEMPLATE_VERSION
+
+    template = PROMPT_TEMPLATE_VERSION if cfg.format == "letter" else CLOZE_TEMPLATE_VERSION
     return {
         "model": model_name,
         "model_source": cfg.model,
         "model_sha256": sha,
-        "prompt_template": PROMPT_TEMPLATE_VERSION,
-        "prompt_template_sha256": template_hash(),
+        "format": cfg.format,
+        "prompt_template": template,
+        "prompt_template_sha256": template_hash() if cfg.format == "letter" else template_hash(template),
         "chat_template": cfg.chat_template,
         "seed": cfg.seed,
         "shots": cfg.shots,
@@ -174,6 +186,9 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
     """Encode, score and turn into rows one batch of questions."""
     from .scorer import encode_question, letter_probabilities
 
+    if cfg.format == "cloze":
+        return [_score_cloze(lm, q, pool, cfg) for q in batch]
+
     encoded = []
     for q in batch:
         perm = option_permutation(q.id, lm.name, cfg.seed, cfg.shuffle)
@@ -190,6 +205,17 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
     ]
 
 
+def _score_cloze(lm, q: Question, pool: Sequence[Question], cfg: RunConfig) -> dict:
+    from .cloze import cloze_row, cloze_scores
+
+    shots = pick_shots(q, pool, cfg.shots, cfg.seed)
+    while True:
+        sums, tokens, prompt_tokens = cloze_scores(lm, q, shots)
+        if prompt_tokens + max(tokens) <= lm.context_limit or not shots:
+            return cloze_row(lm.name, q, len(shots), prompt_tokens, sums, tokens)
+        shots = shots[:-1]  # too long for the context window: drop shots from the end
+
+
 def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict) -> dict:
     from .scorer import model_provenance
 
@@ -197,7 +223,7 @@ def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict)
         **model_provenance(lm),
         "questions": len(questions),
         "questions_source": cfg.questions_source,
-        "letter_token_ids": lm.letter_ids,
+        "letter_token_ids": lm.letter_ids if cfg.format == "letter" else None,
         "rows_copied_from": copied,
     }
 
@@ -223,6 +249,8 @@ def score_questions(
     """
     from .scorer import PrefixCache
 
+    if cfg.format not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {cfg.format!r}")
     if lm.letter_spelling != cfg.letter_spelling:
         raise ValueError(
             f"the model was loaded with letter spelling {lm.letter_spelling!r}, the run asks for "

@@ -406,6 +406,14 @@ def test_build_data_writes_tables_and_fills_the_datasheet(tiny, questions_file, 
     build(data)
     assert (data / "README.md").read_text() == sheet  # rebuilding changes nothing
     assert pd.read_parquet(data / "shuffled-2000.matrix.parquet").shape == (1, 30)
+    # a cloze condition: no letters, both accuracies with their intervals
+    run_tiny(tiny, questions_file, data / "runs" / "cloze-2000" / "tiny", format="cloze")
+    summary = build(data)
+    cz = summary["cloze-2000"][manifest["settings"]["model"]]
+    rows = read_done(data / "runs" / "cloze-2000" / "tiny" / "results.jsonl").values()
+    assert cz["format"] == "cloze" and cz["chosen_letter_share"] is None
+    assert cz["correct_norm"] == sum(r["correct_norm"] for r in rows)
+    assert "accuracy (per character)" in (data / "README.md").read_text()
 
 
 @pytest.mark.slow

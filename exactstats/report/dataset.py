@@ -20,7 +20,12 @@ from .._validate import ExactStatsError, as_choice
 
 __all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS", "PasskSamples", "load_passk_samples", "PASSK_CONDITIONS"]
 
-CONDITIONS = {"shuffled": "shuffled-2000", "original": "original-2000", "shuffled-all": "shuffled-all"}
+CONDITIONS = {
+    "shuffled": "shuffled-2000",
+    "original": "original-2000",
+    "shuffled-all": "shuffled-all",
+    "cloze": "cloze-2000",  # answer text scored as the continuation; no letters shown
+}
 
 
 def data_dir() -> Path:
@@ -73,7 +78,8 @@ class Panel:
 
 def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> Panel:
     """Load a condition: ``"shuffled"`` (main: per-model option shuffle, 2,000 questions),
-    ``"original"`` (control: original option order), ``"shuffled-all"``.
+    ``"original"`` (control: original option order), ``"shuffled-all"``, ``"cloze"`` (the same
+    2,000 questions, each option's text scored as the continuation; only the models finished so far).
 
     >>> panel = load_panel("original")
     >>> panel.matrix.shape, panel.condition
