@@ -56,6 +56,7 @@ def build(data_dir: Path) -> dict:
                 "questions_per_s": manifest.get("questions_per_s"),
                 "model_sha256": manifest["settings"]["model_sha256"],
                 "per_subject": per_subject(rows),
+                "per_category": per_category(rows),
             }
         full = long[long["model"].isin(complete)]
         if complete:
@@ -82,6 +83,21 @@ def per_subject(rows) -> dict[str, dict]:
         k, n = int(group["correct"].sum()), len(group)
         lo, hi = wilson_interval(k, n).as_floats()
         out[str(subject)] = {"correct": k, "questions": n, "accuracy": k / n, "wilson95": [lo, hi]}
+    return out
+
+
+def per_category(rows) -> dict[str, dict]:
+    """Accuracy per MMLU category (STEM, humanities, social sciences, other) with its Wilson 95% interval.
+
+    Subjects outside MMLU's 57 are counted under ``"not MMLU"``, never dropped."""
+    from .questions import CATEGORY_OF
+
+    category = rows["subject"].map(lambda s: CATEGORY_OF.get(s, "not MMLU"))
+    out = {}
+    for category, group in rows.groupby(category):
+        k, n = int(group["correct"].sum()), len(group)
+        lo, hi = wilson_interval(k, n).as_floats()
+        out[str(category)] = {"correct": k, "questions": n, "accuracy": k / n, "wilson95": [lo, hi]}
     return out
 
 
@@ -141,4 +157,19 @@ def render(summary: dict, level: str = "##") -> str:
                 + f" | {e['mean_letter_mass']:.3f} | {_speed(e['questions_per_s'])} |"
             )
         out.append("")
+        categories = sorted({c for e in entries.values() for c in e.get("per_category", {})})
+        if categories:
+            out += [
+                "Per MMLU category: accuracy [Wilson 95%].",
+                "",
+                "| model | " + " | ".join(c.replace("_", " ") for c in categories) + " |",
+                "|---|" + "---|" * len(categories),
+            ]
+            for model, e in entries.items():
+                cells = []
+                for c in categories:
+                    v = e.get("per_category", {}).get(c)
+                    cells.append(f"{v['accuracy']:.3f} [{v['wilson95'][0]:.3f}, {v['wilson95'][1]:.3f}]" if v else "—")
+                out.append(f"| {model} | " + " | ".join(cells) + " |")
+            out.append("")
     return "\n".join(out)

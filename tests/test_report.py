@@ -235,3 +235,33 @@ def test_fdr_option_matches_the_exact_adjustment(tmp_path):
     assert any("False-discovery" in n for n in report.notes)
     by = analyse_typed(rs, draws=20, fdr="by")
     assert all(b.q_bh >= a.q_bh for a, b in zip(report.all_pairs, by.all_pairs))
+
+
+def test_scoring_run_folders_and_logs_are_read_directly(tmp_path):
+    """A `python -m scoring run` folder (or its results.jsonl) is a long table; a torn last line is not read."""
+    rows = [
+        {"model": "m1", "question_id": f"s/{i}", "subject": "s" if i < 3 else "t", "chosen": i % 4, "answer": 0,
+         "correct": int(i % 4 == 0), "p_A": 0.25}
+        for i in range(8)
+    ]
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text("{}")
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    (run / "results.jsonl").write_text(text + '{"model": "m1", "question_id": "s/8", "cor')  # a run in progress
+    other = tmp_path / "other.jsonl"
+    other.write_text(text.replace('"m1"', '"m2"'))
+    res = load_results([str(run), str(other)])
+    assert res.models == ["m1", "m2"] and len(res.question_ids) == 8
+    assert res.correct.tolist() == [[r["correct"] for r in rows]] * 2
+    assert list(res.clusters) == [r["subject"] for r in rows]
+    named = load_results([f"mine={run}"])
+    assert named.models == ["mine"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(rows[0]) + "\n" + "not json\n")
+    with pytest.raises(es.ExactStatsError, match=r"bad.jsonl, line 2: not a JSON object"):
+        load_results([str(bad)])
+    contradiction = tmp_path / "contra.jsonl"
+    contradiction.write_text(json.dumps({**rows[1], "correct": 1}) + "\n")
+    with pytest.raises(es.ExactStatsError, match="contradicts"):
+        load_results([str(contradiction)])

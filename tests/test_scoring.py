@@ -403,6 +403,10 @@ def test_build_data_writes_tables_and_fills_the_datasheet(tiny, questions_file, 
     sheet = (data / "README.md").read_text()
     assert "stale" not in sheet and sheet.endswith(f"{END}\n\nafter\n")
     assert f"| {entry['correct'] / 30:.4f} |" in sheet and "### shuffled-2000" in sheet
+    assert entry["per_category"]["not MMLU"]["correct"] == entry["correct"]  # the tiny subjects are not MMLU's
+    from scoring.questions import CATEGORY_OF, MMLU_CATEGORIES
+
+    assert len(CATEGORY_OF) == 57 and sorted(MMLU_CATEGORIES) == ["humanities", "other", "social_sciences", "stem"]
     build(data)
     assert (data / "README.md").read_text() == sheet  # rebuilding changes nothing
     assert pd.read_parquet(data / "shuffled-2000.matrix.parquet").shape == (1, 30)

@@ -16,6 +16,9 @@ purpose and says how many were dropped). Formats:
   of them (``--output_path``; one sub-folder per model). A model's tasks are merged (ids
   become ``task/doc_id``); its name comes from ``NAME=path``, else from the
   ``results_*.json`` beside the samples, else from the folder name;
+- this project's scoring runs: a run folder (``results.jsonl`` + ``manifest.json``) or its
+  ``results.jsonl``: one JSON object per question with ``model``, ``question_id``,
+  ``correct``, ``subject`` (the cluster), ``chosen`` and ``answer``, read as a long table;
 - Inspect AI eval logs (``.json`` written with ``--log-format=json``, or the zipped ``.eval``
   format): ``eval.model`` names the model, each sample's first score is C (correct) / I
   (incorrect) or a number 0/1. With several epochs each (sample, epoch) is a column
@@ -188,6 +191,51 @@ def _from_table(path: Path) -> list[_ModelRows]:
     values = _binary_array(block.to_numpy(), lambda idx: f"{path}, row {idx[0] + 2}, question {qcols[idx[1]]!r}")
     ids = [str(c) for c in qcols]
     return [_ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
+
+
+# --- this project's scoring runs -------------------------------------------------------------
+
+
+def _is_scoring_log(path: Path) -> bool:
+    """A ``results.jsonl`` of ``python -m scoring run``: its first object has question_id and correct."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        first = f.readline().strip()
+    try:
+        obj = json.loads(first) if first else None
+    except json.JSONDecodeError:
+        return False
+    return isinstance(obj, dict) and {"model", "question_id", "correct"} <= set(obj)
+
+
+def _from_scoring_log(path: Path) -> list[_ModelRows]:
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    complete = lines[:-1] if lines and lines[-1] else lines  # a torn last line (a run in progress) is not read
+    for i, line in enumerate(complete, 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            raise ExactStatsError(f"{path}, line {i}: not a JSON object") from None
+        missing = {"model", "question_id", "correct"} - set(obj)
+        if missing:
+            raise ExactStatsError(f"{path}, line {i}: missing {sorted(missing)}")
+        rows.append({k: obj[k] for k in ("model", "question_id", "correct", "subject", "chosen", "answer") if k in obj})
+    if not rows:
+        raise ExactStatsError(f"{path}: no rows")
+    df = pd.DataFrame(rows)
+    df["question_id"] = df["question_id"].astype(str)
+    return _from_long(path, df)
+
+
+def _named(parts: list[_ModelRows], name: str | None, path: Path) -> list[_ModelRows]:
+    if name:
+        if len(parts) != 1:
+            raise ExactStatsError(f"{path}: NAME= applies to single-model files, this one holds {len(parts)} models")
+        parts[0].model = name
+    return parts
 
 
 # --- lm-evaluation-harness ------------------------------------------------------------------
@@ -376,6 +424,8 @@ def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
     path = Path(raw)
     if not path.exists():
         raise ExactStatsError(f"{path}: no such file or folder")
+    if path.is_dir() and (path / "results.jsonl").exists():
+        return _named(_from_scoring_log(path / "results.jsonl"), name, path)
     if path.is_dir():
         files = sorted(path.rglob("samples_*.jsonl"))
         if not files:
@@ -388,6 +438,8 @@ def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
                 raise ExactStatsError(f"{path}: NAME= applies to single-model files, this one holds {len(rows)} models")
             rows[0].model = name
         return rows
+    if path.suffix == ".jsonl" and _is_scoring_log(path):
+        return _named(_from_scoring_log(path), name, path)
     if path.suffix == ".jsonl":
         return _from_lm_eval(path, name, metric)
     if path.suffix in (".json", ".eval"):
