@@ -92,9 +92,9 @@ def per_category(rows) -> dict[str, dict]:
     Subjects outside MMLU's 57 are counted under ``"not MMLU"``, never dropped."""
     from .questions import CATEGORY_OF
 
-    category = rows["subject"].map(lambda s: CATEGORY_OF.get(s, "not MMLU"))
+    categories = rows["subject"].map(lambda s: CATEGORY_OF.get(s, "not MMLU"))
     out = {}
-    for category, group in rows.groupby(category):
+    for category, group in rows.groupby(categories):
         k, n = int(group["correct"].sum()), len(group)
         lo, hi = wilson_interval(k, n).as_floats()
         out[str(category)] = {"correct": k, "questions": n, "accuracy": k / n, "wilson95": [lo, hi]}

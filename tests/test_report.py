@@ -240,8 +240,15 @@ def test_fdr_option_matches_the_exact_adjustment(tmp_path):
 def test_scoring_run_folders_and_logs_are_read_directly(tmp_path):
     """A `python -m scoring run` folder (or its results.jsonl) is a long table; a torn last line is not read."""
     rows = [
-        {"model": "m1", "question_id": f"s/{i}", "subject": "s" if i < 3 else "t", "chosen": i % 4, "answer": 0,
-         "correct": int(i % 4 == 0), "p_A": 0.25}
+        {
+            "model": "m1",
+            "question_id": f"s/{i}",
+            "subject": "s" if i < 3 else "t",
+            "chosen": i % 4,
+            "answer": 0,
+            "correct": int(i % 4 == 0),
+            "p_A": 0.25,
+        }
         for i in range(8)
     ]
     run = tmp_path / "run"
