@@ -4,8 +4,10 @@ Each exercise with a checkable answer is stored as the salted SHA-256 of its can
 answer (an exact fraction, an integer, a decimal at a stated precision, or a small list),
 plus, for exact answers, the hashes of the value rounded to a few decimals, so a close
 decimal can be told "close: give an exact fraction". Nothing else about the answer is
-stored. Exercise ids are the book's numbers ("5.1" is Exercise 5.1); exercises that ask
-for an explanation have no automatic check.
+stored. Exercise ids are the book's numbers ("5.1" is Exercise 5.1). An exercise that
+asks for an explanation ends with a short check (a letter among a few statements, or a
+word) stored the same way; with a handful of options such a check can be guessed, so it
+confirms an explanation rather than replacing it.
 
 >>> check("1.1", "0.6826")[0]
 'close'
@@ -27,6 +29,7 @@ CLOSE_PLACES = (3, 4, 5, 6)
 
 # id -> (label in the book, kind, data). kind "exact": data = {"hash", "close": {places: hash}};
 # "decimal": data = {"places", "hash"}; "list": data = {"hash"} over a list of exact values;
+# "choice": data = {"hash"} over the normalised text (a letter, a word, "c>a");
 # "prose": an explanation, no automatic check.
 EXERCISES: dict[str, tuple[str, str, dict[str, Any]]] = {}
 
@@ -62,7 +65,14 @@ def entry(label: str, answer: Any, kind: str = "exact", places: int | None = Non
         return label, kind, {"places": places, "hash": digest(_round(Fraction(answer), places))}
     if kind == "list":
         return label, kind, {"hash": digest(canonical(list(answer)))}
+    if kind == "choice":
+        return label, kind, {"hash": digest(_normalise(str(answer)))}
     return label, "prose", {}
+
+
+def _normalise(text: str) -> str:
+    """A choice as typed: case, spaces, brackets and a final full stop do not matter ("(B)." is "b")."""
+    return "".join(text.lower().split()).strip("().")
 
 
 def _parse_exact(text: str) -> Fraction:
@@ -86,6 +96,9 @@ def check(exercise: str, answer: Any) -> tuple[str, str]:
             "unchecked",
             f"Exercise {exercise} asks for an explanation: compare yours with a classmate or your teacher.",
         )
+    if kind == "choice":
+        ok = digest(_normalise(str(answer))) == data["hash"]
+        return ("right", "right") if ok else ("wrong", "wrong")
     if kind == "list":
         items = answer if isinstance(answer, (list, tuple)) else str(answer).strip("[] ").split(",")
         values = [_parse_exact(str(v)) for v in items]

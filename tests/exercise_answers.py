@@ -12,6 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "book"))  # the panel helpers of the book's own solutions
 
 from fractions import Fraction  # noqa: E402
 
@@ -66,7 +67,47 @@ def answers() -> dict[str, tuple]:
         "ex-data-4": (int((C.sum(axis=0) == 0).sum()), "exact"),
         "ex-claims-4": ((Fraction("0.718") - Fraction("0.700")) * 2000, "exact"),
         "ex-claims-5": (es.effective_votes(6, "0.2"), "exact"),
+        # the short checks that close the explanation exercises
+        "ex-intro-2": (Fraction(0.7) - Fraction(7, 10), "exact"),
+        "ex-intro-3": ("b", "choice"),
+        "ex-intro-5": (Fraction(0.1) * 3 - Fraction(3, 10), "exact"),
+        "ex-diff-3": ("a", "choice"),
+        "ex-passk-2": (next(k for k in range(1, 11) if es.pass_at_k(10, 3, k) == 1), "exact"),
+        "ex-passk-3": ("c", "choice"),
+        "ex-panel-3": (subject_shuffle_direction(), "choice"),
+        "ex-panel-5": (es.majority_probability("0.7", 3), "exact"),
+        "ex-arena-2": (1 - Fraction(3, 4), "exact"),  # S_a - E_a with E_a = 3/(3 + 1)
+        "ex-arena-4": ("a", "choice"),
+        "ex-arena-5": ("c>a", "choice"),
+        "ex-data-1": ("a", "choice"),
+        "ex-data-2": (Fraction(1, 24), "exact"),
+        "ex-data-3": (ok_only_accuracies(), "list"),
+        "ex-data-5": ("chosen", "choice"),
+        "ex-claims-1": (claims_one_decimal(), "list"),
+        "ex-claims-2": ("b", "choice"),
     }
+
+
+def subject_shuffle_direction() -> str:
+    """(a) rises, (b) falls, (c) same: the effective votes of the panel with only subject difficulty shared."""
+    from _code.panel import panel_effective_votes, subject_shuffle
+
+    panel = es.load_panel("shuffled")
+    C, subjects = panel.correct(), panel.questions["subject"].to_numpy()
+    whole, shuffled = panel_effective_votes(C), panel_effective_votes(subject_shuffle(C, subjects, seed=1))
+    return "a" if shuffled > whole else "b" if shuffled < whole else "c"
+
+
+def ok_only_accuracies() -> list[Fraction]:
+    panel = es.load_panel("shuffled")
+    C = panel.correct()
+    ok = (panel.questions["error_type"] == "ok").to_numpy()
+    return [Fraction(int(row[ok].sum()), int(ok.sum())) for row in C]
+
+
+def claims_one_decimal() -> list[Fraction]:
+    r = es.paired_difference_interval(219, 182, 2000, ddof=0)
+    return [Fraction(round(100 * r.lower, 1)).limit_denominator(10), Fraction(round(100 * r.upper, 1)).limit_denominator(10)]
 
 
 def separated_adjacent() -> int:
