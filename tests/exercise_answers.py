@@ -107,7 +107,10 @@ def ok_only_accuracies() -> list[Fraction]:
 
 def claims_one_decimal() -> list[Fraction]:
     r = es.paired_difference_interval(219, 182, 2000, ddof=0)
-    return [Fraction(round(100 * r.lower, 1)).limit_denominator(10), Fraction(round(100 * r.upper, 1)).limit_denominator(10)]
+    return [
+        Fraction(round(100 * r.lower, 1)).limit_denominator(10),
+        Fraction(round(100 * r.upper, 1)).limit_denominator(10),
+    ]
 
 
 def separated_adjacent() -> int:
