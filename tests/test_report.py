@@ -49,7 +49,9 @@ def test_wide_and_long_give_the_same_report(tmp_path):
     assert top["model"] == "m0" and Fraction(top["accuracy_exact"]) == Fraction(int(C[0].sum()), 300)
     pair = a["adjacent_pairs"][0]
     bb, cc = es.discordance(C[0], C[1])
-    assert (pair["b"], pair["c"]) == (bb, cc) and pair["p"] == float(es.mcnemar_p_value(bb, cc))
+    assert (pair["b"], pair["c"]) == (bb, cc) and pair["p"] == pytest.approx(
+        float(es.mcnemar_p_value(bb, cc)), rel=1e-9
+    )
     assert a["tiers"][0][0] == "m0" and a["tiers"][-1][-1] == "m3"
 
 
@@ -69,7 +71,7 @@ def test_golden_on_the_shipped_dataset(tmp_path):
         assert e["wilson95"] == pytest.approx(es.wilson_interval(int(row.sum()), C.shape[1]).as_floats(), abs=1e-12)
     for a, (i, j) in zip(r["adjacent_pairs"], zip(range(len(C) - 1), range(1, len(C)))):
         b, c = es.discordance(C[i], C[j])
-        assert a["p"] == float(es.mcnemar_p_value(b, c))
+        assert a["p"] == pytest.approx(float(es.mcnemar_p_value(b, c)), rel=1e-9)
     if len(C) >= 2:
         assert r["phi"]["mean"] == pytest.approx(es.mean_phi_float(1 - C), abs=1e-12)
         assert r["majority_vote"]["exact"] == str(
@@ -148,8 +150,8 @@ def test_lm_eval_logs_written_by_lm_eval():
     assert rs.correct[0].tolist() == [int(r["acc"]) for r in raw]
     assert rs.question_ids[0] == "tinymc/0"
     r = analyse(rs, draws=100)
-    assert r["adjacent_pairs"][0]["p"] == float(
-        es.mcnemar_p_value(r["adjacent_pairs"][0]["b"], r["adjacent_pairs"][0]["c"])
+    assert r["adjacent_pairs"][0]["p"] == pytest.approx(
+        float(es.mcnemar_p_value(r["adjacent_pairs"][0]["b"], r["adjacent_pairs"][0]["c"])), rel=1e-9
     )
     named = load_results([f"first={files[0]}", f"second={files[1]}"])
     assert named.models == ["first", "second"]
@@ -214,6 +216,24 @@ def test_screened_decisions_equal_all_exact(seed):
     assert fast.separated == slow.separated
     exact = es.holm_adjust([es.mcnemar_p_value(int(fast.b[i, j]), int(fast.b[j, i])) for i, j in fast.separated])
     assert [bool(p <= Fraction(1, 20)) for p in exact] == list(fast.separated.values())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_adjacent_separations_equal_exact_holm(seed):
+    """The adjacent-pairs table decides from screened float p-values exactly as Holm on exact p-values does."""
+    rng = np.random.default_rng(100 + seed)
+    k, q = int(rng.integers(3, 12)), int(rng.integers(60, 500))
+    C = (rng.random((k, q)) < np.sort(rng.uniform(0.3, 0.9, size=k))[::-1, None]).astype(int)
+    C = C[np.argsort(-C.sum(axis=1), kind="stable")]
+    from exactstats.report.analysis import adjacent_pairs, pair_table
+
+    models = [f"m{i}" for i in range(k)]
+    fast = adjacent_pairs(C, models, pair_table(C))
+    slow = adjacent_pairs(C, models, pair_table(C, exact_all=True), exact_all=True)
+    exact = es.holm_adjust([es.mcnemar_p_value(*es.discordance(C[i], C[i + 1])) for i in range(k - 1)])
+    want = [bool(p <= Fraction(1, 20)) for p in exact]
+    assert [a.separated for a in fast] == [a.separated for a in slow] == want
+    assert all(a.p == pytest.approx(b.p, rel=1e-9) for a, b in zip(fast, slow))
 
 
 def test_screening_computes_exactly_at_the_threshold():

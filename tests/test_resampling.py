@@ -133,3 +133,19 @@ def test_split_half_on_panels_whose_answer_is_known():
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+def test_hopeless_models_are_left_out_without_changing_the_draws():
+    """Models provably behind the leader in every redraw are not simulated: the same seed gives the same share."""
+    rng = np.random.default_rng(4)
+    q = 3000
+    close = (rng.random((3, q)) < np.array([[0.80], [0.79], [0.78]])).astype(int)
+    hopeless = (rng.random((40, q)) < 0.2).astype(int)
+    C = np.vstack([close, hopeless])
+    from exactstats.resampling import _contenders
+
+    keep = _contenders(C, 0, q, 1000)
+    assert keep.tolist() == [0, 1, 2]
+    assert top_stays_top_float(C, q, draws=1000, seed=5) == top_stays_top_float(close, q, draws=1000, seed=5)
+    # a model level with the leader is always kept
+    assert _contenders(np.vstack([close, close[:1]]), 0, q, 1000).tolist() == [0, 1, 2, 3]

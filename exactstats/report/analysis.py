@@ -16,11 +16,10 @@ from typing import Any
 import numpy as np
 
 from .._validate import ExactStatsError, as_int
-from ..correlation import effective_votes_eigen_float, mean_phi_float, phi_matrix_float
+from ..correlation import phi_matrix_float
 from ..errorbars import clustered_interval_float, wilson_interval_float
 from ..paired import (
     discordance_matrices,
-    holm_adjust,
     holm_reject_screened,
     mcnemar_p_value,
     paired_difference_interval,
@@ -194,16 +193,33 @@ def pair_table(C: np.ndarray, exact_all: bool = False) -> PairTable:
     )
 
 
-def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable) -> list[AdjacentPair]:
+def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all: bool = False) -> list[AdjacentPair]:
+    """Adjacent pairs with Holm over the k - 1 of them: p-values in floats, each separation decided exactly.
+
+    A p-value within a safety margin of its Holm threshold is recomputed exactly
+    (``holm_reject_screened``), so the decisions equal the all-exact ones; ``p_exact`` holds
+    the exact value where one was computed (every pair with ``exact_all``).
+    """
     k, q = C.shape
     keys = [(i, i + 1) for i in range(k - 1)]
     if not keys:
         return []
-    ps = [table.exact.get(key) or mcnemar_p_value(int(table.b[key]), int(table.b[key[::-1]])) for key in keys]
-    holm = holm_adjust(ps)  # Holm over the adjacent pairs only, exactly (k - 1 p-values)
+
+    def exact_p(n: int) -> Fraction:
+        i, j = keys[n]
+        if (i, j) not in table.exact:
+            table.exact[(i, j)] = mcnemar_p_value(int(table.b[i, j]), int(table.b[j, i]))
+        return table.exact[(i, j)]
+
+    if exact_all:
+        for n in range(len(keys)):
+            exact_p(n)
+    pf = np.array([float(table.exact[key]) if key in table.exact else table.p_float[key] for key in keys])
+    reject, _ = holm_reject_screened(pf, exact_p, ALPHA)
+    holm = holm_adjust_float(pf)
     right = C.sum(axis=1)
     out = []
-    for (i, j), p, p_holm in zip(keys, ps, holm):
+    for n, (i, j) in enumerate(keys):
         b, c = int(table.b[i, j]), int(table.b[j, i])
         iv = paired_difference_interval(b, c, q)
         uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
@@ -217,10 +233,10 @@ def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable) -> list[A
                 float(iv.difference),
                 [iv.lower, iv.upper],
                 [uv.lower, uv.upper],
-                float(p),
-                short_exact(p),
-                float(p_holm),
-                bool(p_holm <= ALPHA),
+                float(pf[n]),
+                short_exact(table.exact[(i, j)]) if (i, j) in table.exact else "",
+                float(holm[n]),
+                bool(reject[n]),
                 need,
             )
         )
@@ -246,15 +262,16 @@ def error_correlation(C: np.ndarray) -> dict | None:
     if not np.all(E.std(axis=1) > 0):
         return None  # phi is undefined for a model that is always right or always wrong
     k = C.shape[0]
-    mp = mean_phi_float(E)
+    R = phi_matrix_float(E)  # once: mean_phi_float and effective_votes_eigen_float would each recompute it
+    mp = float((R.sum() - np.trace(R)) / (k * (k - 1)))
     # k / (1 + (k-1) phi) is the effective number of votes for phi >= 0 (the book's proof); a negative
     # mean phi (models right on different questions, e.g. letter pickers with different favourites)
     # has no "votes" reading, so none is reported
     return {
-        "matrix": phi_matrix_float(E).round(6).tolist(),
+        "matrix": R.round(6).tolist(),
         "mean": mp,
         "effective_votes": k / (1 + (k - 1) * mp) if mp >= 0 else None,
-        "effective_votes_eigen": effective_votes_eigen_float(E) if mp >= 0 else None,
+        "effective_votes_eigen": float(k / np.linalg.eigvalsh(R)[-1]) if mp >= 0 else None,
         "ceiling": (1 / mp) if mp > 0 else None,
     }
 
@@ -270,8 +287,8 @@ def analyse(
 ) -> Report:
     """Every analysis of the report on one result set; models are ranked by accuracy, best first.
 
-    Pair p-values are floats, except those a decision depends on (near a Holm threshold) and the
-    adjacent pairs', which are exact; ``exact_all=True`` computes every one exactly (slow at 200 models).
+    Pair p-values are floats, except those a decision depends on (near a Holm threshold), which are
+    recomputed exactly; ``exact_all=True`` computes every one exactly (slow at 200 models).
     """
     draws = as_int(draws, "draws", minimum=1)
     if rs.correct.shape[1] < 2:
@@ -287,7 +304,7 @@ def analyse(
         dropped_by_intersect=rs.dropped,
         sources=rs.sources,
         leaderboard=leaderboard(C, models, rs.clusters),
-        adjacent_pairs=adjacent_pairs(C, models, table),
+        adjacent_pairs=adjacent_pairs(C, models, table, exact_all),
         all_pairs=[
             PairTest(models[i], models[j], int(table.b[i, j]), int(table.b[j, i]), p, table.holm_float[(i, j)])
             for (i, j), p in table.p_float.items()

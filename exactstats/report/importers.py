@@ -119,7 +119,16 @@ def _read_table(path: Path) -> pd.DataFrame:
             dups = sorted(h for h, n in Counter(header).items() if n > 1)
             if dups:
                 raise ExactStatsError(f"{path}: column {dups[0]!r} appears more than once in the header")
-            df = pd.read_csv(path, dtype={"model": str, "question_id": str}, keep_default_na=False, na_values=[""])
+            # text columns as text (a model named 007 or 1e3 stays as written); asking pandas for that
+            # per column slows a wide table's parse twofold, so only columns it could mangle are re-read
+            df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+            text_cols = [
+                c for c in ("model", "question_id") if c in df.columns and not pd.api.types.is_string_dtype(df[c])
+            ]
+            if text_cols:
+                again = pd.read_csv(path, usecols=text_cols, dtype=str, keep_default_na=False, na_values=[""])
+                for c in text_cols:
+                    df[c] = again[c]
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
         if isinstance(exc, ExactStatsError):
             raise
@@ -181,14 +190,21 @@ def _from_table(path: Path) -> list[_ModelRows]:
     qcols = [c for c in df.columns if c != "model"]
     if not qcols:
         raise ExactStatsError(f"{path}: no question columns")
-    block = df[qcols]
-    missing = block.isna().to_numpy()
+    where = list(df.columns).index("model")
+    others = df.iloc[:, 1:] if where == 0 else df.drop(columns="model")  # a slice when model comes first
+    block = others.to_numpy()  # one array, no per-column work
+    if block.dtype.kind == "f":
+        missing = np.isnan(block)
+    elif block.dtype.kind == "O":
+        missing = pd.isna(block)
+    else:
+        missing = np.zeros(block.shape, dtype=bool)  # integers cannot be missing
     if missing.any():
         i, j = (int(x) for x in np.argwhere(missing)[0])
         raise ExactStatsError(
             f"{path}, row {i + 2} (model {df['model'].iloc[i]}): ragged matrix, no value for question {qcols[j]!r}"
         )
-    values = _binary_array(block.to_numpy(), lambda idx: f"{path}, row {idx[0] + 2}, question {qcols[idx[1]]!r}")
+    values = _binary_array(block, lambda idx: f"{path}, row {idx[0] + 2}, question {qcols[idx[1]]!r}")
     ids = [str(c) for c in qcols]
     return [_ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
 
