@@ -14,6 +14,7 @@ Fraction(7, 10)
 from __future__ import annotations
 
 from collections.abc import Sequence
+import math
 from fractions import Fraction
 from math import comb
 from typing import Any
@@ -97,28 +98,34 @@ def majority_probability_float(p: Any, k: int, ties: str | None = None) -> float
     return value
 
 
+def _pmf_numerators(accuracies: Sequence[Any]) -> tuple[list[int], int]:
+    """Integers ``N_j`` and ``D`` with ``P(j right) = N_j / D``: the recurrence over voters, no Fraction per term."""
+    ps = [as_probability(a, f"accuracies[{i}]") for i, a in enumerate(accuracies)]
+    if not ps:
+        raise ExactStatsError("accuracies must hold at least one voter, got none")
+    if all(p == ps[0] for p in ps):  # identical voters: the binomial
+        k, p = len(ps), ps[0]
+        a, d = p.numerator, p.denominator
+        return [comb(k, j) * a**j * (d - a) ** (k - j) for j in range(k + 1)], d**k
+    num, den = [1], 1
+    for p in ps:
+        a, d = p.numerator, p.denominator
+        nxt = [0] * (len(num) + 1)
+        for j, mass in enumerate(num):
+            nxt[j] += mass * (d - a)
+            nxt[j + 1] += mass * a
+        num, den = nxt, den * d
+    return num, den
+
+
 def poisson_binomial_pmf(accuracies: Sequence[Any]) -> list[Fraction]:
     """Exact distribution of the number of right voters when voter ``i`` is right with ``accuracies[i]``.
 
     >>> [str(x) for x in poisson_binomial_pmf(["1/2", "1/3"])]
     ['1/3', '1/2', '1/6']
     """
-    ps = [as_probability(a, f"accuracies[{i}]") for i, a in enumerate(accuracies)]
-    if not ps:
-        raise ExactStatsError("accuracies must hold at least one voter, got none")
-    if all(p == ps[0] for p in ps):  # identical voters: the binomial, from integers
-        k, p = len(ps), ps[0]
-        a, d = p.numerator, p.denominator
-        return [Fraction(comb(k, j) * a**j * (d - a) ** (k - j), d**k) for j in range(k + 1)]
-    pmf = [Fraction(1)]
-    for p in ps:
-        q = 1 - p
-        nxt = [Fraction(0)] * (len(pmf) + 1)
-        for j, mass in enumerate(pmf):
-            nxt[j] += mass * q
-            nxt[j + 1] += mass * p
-        pmf = nxt
-    return pmf
+    num, den = _pmf_numerators(accuracies)
+    return [Fraction(x, den) for x in num]
 
 
 def majority_probability_heterogeneous(accuracies: Sequence[Any], ties: str | None = None) -> Fraction:
@@ -164,8 +171,8 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str
     """
     options = as_int(options, "options", minimum=2)
     ties = as_tie_rule(ties, PLURALITY_TIE_RULES)
-    pmf = poisson_binomial_pmf(accuracies)
-    k = len(pmf) - 1
+    pmf_num, pmf_den = _pmf_numerators(accuracies)
+    k = len(pmf_num) - 1
     w = options - 1
     fact = [1] * (k + 1)
     for i in range(1, k + 1):
@@ -173,14 +180,18 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str
     big = fact[k]
     # h[v][r] = k! * [x^r] e_a(x)^v: integers (each coefficient is a sum of 1/(r_1!...r_v!), r <= k)
     h = [[big] + [0] * k] + [[0] * (k + 1) for _ in range(w)]
-    total = Fraction(0)
+    # every term over one common denominator G = k! * (k!)^w * lcm(1..w+1) * w^k: integers throughout
+    shares = math.lcm(*range(1, w + 2))
+    top = fact[k] ** w
+    common = big * top * shares * w**k
+    total = 0
     for a in range(k + 1):
         m = k - a
-        if pmf[a]:
+        if pmf_num[a]:
             if a > m:
-                total += pmf[a]
+                total += pmf_num[a] * common
             else:
-                wins = Fraction(0)
+                wins = 0
                 for t in range(w + 1):
                     r = m - t * a
                     if r < 0:
@@ -190,8 +201,8 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str
                         share = (t + 1) if ties == "fair" else 1  # a coin among the t + 1 tied options
                         if ties == "lose" and t:
                             break  # ties with more bins only get more likely to be lost: none count
-                        wins += Fraction(comb(w, t) * fact[m] * count, fact[a] ** t * big * share)
-                total += pmf[a] * wins / w**m
+                        wins += comb(w, t) * fact[m] * count * (top // fact[a] ** t) * (shares // share)
+                total += pmf_num[a] * wins * w ** (k - m)
         if a == k:
             break
         # e_{a+1} = e_a + x^a / a!: update every power, highest first (each uses lower, older powers)
@@ -209,4 +220,4 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str
                     if old[r - shift]:
                         new[r] += scale * old[r - shift] // div
             h[v] = new + [0] * (len(h[v]) - len(new))
-    return total
+    return Fraction(total, pmf_den * common)
