@@ -123,6 +123,16 @@ def bench_stability() -> None:
             ref,
             note=f"{patterns} distinct patterns",
         )
+        floor = timeit(lambda: rng.integers(0, 2000, size=(2000, n), dtype=np.uint16), repeat=3)
+        row(
+            "stability",
+            f"8 models x 2,000 q, 2,000 redraws, n = {n:,}",
+            "patterns + matmul",
+            ours,
+            "floor: drawing the 2,000 x n indices alone",
+            floor,
+            note="no redraw can cost less than its random indices",
+        )
 
 
 # --- 5. exact power ---------------------------------------------------------------------------
@@ -226,13 +236,21 @@ def bench_growth() -> None:
 
 NOTES: list[str] = []
 KEPT_ROWS: list[str] = []
+KEPT_NOTES: list[str] = []
 
 
 def keep_other_groups(path: Path, running: set[str]) -> None:
     """With --only, the previous file's rows of the groups not run now stay in the table (marked as such)."""
     if not path.exists():
         return
-    for line in path.read_text().splitlines():
+    text = path.read_text()
+    if "## Growth" in text:  # growth notes of groups not run now stay too
+        for line in text.split("## Growth", 1)[1].split("\n## ", 1)[0].splitlines():
+            if line.startswith("- "):
+                owner = "report" if line.startswith("- Report growth") else "growth"
+                if owner not in running:
+                    KEPT_NOTES.append(line[2:] if "(earlier run)" in line else line[2:] + " (earlier run)")
+    for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("| ") and len(cells) >= 8 and cells[0] not in ("group", "---") and cells[0] not in running:
             KEPT_ROWS.append(
@@ -270,8 +288,8 @@ def write_markdown(path: Path, extra: str = "") -> None:
         lines.append(
             f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |"
         )
-    if NOTES:
-        lines += ["", "## Growth", ""] + [f"- {n}" for n in NOTES]
+    if NOTES or KEPT_NOTES:
+        lines += ["", "## Growth", ""] + [f"- {n}" for n in KEPT_NOTES + NOTES]
     if FAILURES:
         lines += ["", "## Groups that failed in this run", ""] + [f"- {f}" for f in FAILURES]
     lines += ["", extra]
