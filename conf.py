@@ -135,8 +135,23 @@ if STUDENT:
     html_show_sourcelink = False
 
 
+def _glued_tables(app, doctree):
+    """A glued table (a `glue:figure` whose name starts with ``tbl-``) is numbered as a table: "Table 2.1"."""
+    from book._code.tables import GluedTable
+
+    from docutils import nodes
+
+    for figure in list(doctree.findall(nodes.figure)):
+        if any(name.startswith("tbl-") for name in figure.get("names", [])):
+            figure.replace_self(GluedTable(figure.rawsource, *figure.children, **figure.attributes))
+
+
 def setup(app):
+    from book._code.tables import GluedTable, depart_glued_table, table_title, visit_glued_table
+
     app.connect("builder-inited", _copy_plotly)
+    app.add_enumerable_node(GluedTable, "table", table_title, html=(visit_glued_table, depart_glued_table))
+    app.connect("doctree-read", _glued_tables, priority=400)
     _sphinx_proof_parallel_fix(app)
     if STUDENT:
         from book._code.student import on_source_read

@@ -20,6 +20,7 @@ ALLOWED = {
     "2021": "year of the MMLU paper (citation)",
     "2025": "year of the MMLU-Redux paper (citation)",
     "1785": "year of Condorcet's essay (citation)",
+    "1927": "year of Wilson's paper on the score interval (citation)",
     "1929": "year of Zermelo's paper on the Bradley-Terry estimate (citation)",
     "1957": "year of Ford's paper on its existence (citation)",
     "000": "seed article number",
@@ -35,7 +36,7 @@ ALLOWED = {
     "164": "HumanEval's problem count, a dataset fact",
     "0.8": "the sampling temperature, a design choice (the Codex paper's setting)",
 }
-MATH_OK = {"0", "1", "2"}
+MATH_OK = {"0", "1", "2", "4"}  # 4: the constant in Wilson's interval, z^2 / 4n^2
 
 EXEMPT_DIRECTIVES = ("{exercise}",)  # an exercise states its inputs; its solution computes the answer
 
