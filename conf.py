@@ -137,9 +137,9 @@ if STUDENT:
 
 def _glued_tables(app, doctree):
     """A glued table (a `glue:figure` whose name starts with ``tbl-``) is numbered as a table: "Table 2.1"."""
-    from book._code.tables import GluedTable
-
     from docutils import nodes
+
+    from book._code.tables import GluedTable
 
     for figure in list(doctree.findall(nodes.figure)):
         if any(name.startswith("tbl-") for name in figure.get("names", [])):

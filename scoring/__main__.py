@@ -65,6 +65,19 @@ def select_questions(
     return pool, kept, dropped, sample_questions(kept, n, seed=seed, stratify=stratify)
 
 
+def load_dev_questions(source: str):
+    """MMLU's dev split: a folder of ``{subject}_dev.csv`` (the original MMLU layout), a ``.jsonl``
+    in the documented question format, or ``hub:cais/mmlu`` (needs network)."""
+    from .questions import load_hub, load_jsonl, load_mmlu_csv_dir
+
+    if source.startswith("hub:"):  # pragma: no cover - needs network
+        return load_hub(source[4:] or "cais/mmlu", split="dev")
+    path = Path(source)
+    if path.is_dir():
+        return load_mmlu_csv_dir(path, split="dev")
+    return load_jsonl(path)
+
+
 def inherited(key: str, given: str | None, folders: list[Path], fallback: str) -> str:
     """An explicit setting, else the one recorded by the run being resumed or extended, else ``fallback``.
 
@@ -121,6 +134,7 @@ def cmd_run(args) -> int:
     cfg.letter_spelling = inherited("letter_spelling", args.letter_spelling, related, "space")
     cfg.cross_reference_filter = inherited("cross_reference_filter", args.cross_reference_filter, related, "v2")
     cfg.format = inherited("format", args.format, related, "letter")
+    cfg.shots_from = inherited("shots_from", args.shots_from, related, "pool")
     pool, kept, dropped, questions = select_questions(
         args.questions,
         args.n,
@@ -135,16 +149,26 @@ def cmd_run(args) -> int:
             f"(e.g. 'all of the above'); --keep-cross-references keeps them",
             file=sys.stderr,
         )
+    shots_pool, shots_hash = pool, None
+    if cfg.shots_from == "dev":
+        if not args.dev_questions:
+            raise ValueError(
+                "--shots-from dev needs --dev-questions (a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu)"
+            )
+        shots_pool = load_dev_questions(args.dev_questions)
+        shots_hash = question_set_hash(shots_pool)
     _, _, sha, name = resolve_source(args.model)
     _, dtype = resolve_device_dtype(args.device, args.dtype)
-    run_folder(Path(args.out)).check_settings(run_settings(cfg, name, sha, question_set_hash(questions), dtype))
+    run_folder(Path(args.out)).check_settings(
+        run_settings(cfg, name, sha, question_set_hash(questions), dtype, shots_hash)
+    )
     lm = load_model(  # after the check: loading is slow
         args.model, device=args.device, dtype=args.dtype, threads=args.threads, letter_spelling=cfg.letter_spelling
     )
     manifest = score_questions(
         lm,
         questions,
-        pool,
+        shots_pool,
         cfg,
         Path(args.out),
         progress=not args.no_progress,
@@ -315,6 +339,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--n", type=int, default=None, help="sample this many questions (default: all)")
     r.add_argument("--seed", type=int, default=0, help="seed for sampling, option order and few-shot choice")
     r.add_argument("--shots", type=int, default=0, help="few-shot examples from the same subject (default 0)")
+    r.add_argument(
+        "--shots-from",
+        choices=["pool", "dev"],
+        default=None,
+        help="pool: shots drawn by seed from the scored questions' subject (the shipped runs); dev: the "
+        "subject's first SHOTS questions of MMLU's dev split, as lm-eval (needs --dev-questions)",
+    )
+    r.add_argument(
+        "--dev-questions", help="MMLU's dev split: a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu (network)"
+    )
     r.add_argument(
         "--shuffle",
         default="per-model",

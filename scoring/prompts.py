@@ -71,8 +71,15 @@ def build_prompt(q: Question, perm: Sequence[int], shots: Sequence[Question] = (
     return build_prefix(q, shots) + format_question(q, perm)
 
 
-def pick_shots(q: Question, pool: Sequence[Question], k: int, seed: int) -> list[Question]:
-    """``k`` examples of the same subject from ``pool``, never ``q`` itself, chosen by seed.
+SHOTS_FROM = ("pool", "dev")
+
+
+def pick_shots(q: Question, pool: Sequence[Question], k: int, seed: int, shots_from: str = "pool") -> list[Question]:
+    """``k`` examples of the same subject from ``pool``, never ``q`` itself.
+
+    ``shots_from="dev"``: ``pool`` is MMLU's dev split and the shots are the subject's first ``k``
+    dev questions in file order, as lm-eval takes them (its ``first_n`` sampler). ``"pool"`` (the
+    shipped runs' setting): chosen by seed from the scored questions, as described next.
 
     The order of a subject's candidates depends only on the seed and the subject, so
     every question of a subject gets the same shots (a shared prompt prefix whose
@@ -81,6 +88,8 @@ def pick_shots(q: Question, pool: Sequence[Question], k: int, seed: int) -> list
     """
     if k == 0:
         return []
+    if shots_from == "dev":
+        return [s for s in pool if s.subject == q.subject and s.id != q.id][:k]
     candidates = sorted((s for s in pool if s.subject == q.subject), key=lambda s: s.id)
     random.Random(f"{seed}|shots|{q.subject}").shuffle(candidates)
     return [s for s in candidates if s.id != q.id][:k]

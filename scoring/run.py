@@ -41,7 +41,14 @@ __all__ = [
 RESULTS = "results.jsonl"
 MANIFEST = "manifest.json"
 # Settings added after runs were first written: what a manifest without them meant.
-LEGACY_DEFAULTS = {"prefix_reuse": False, "letter_spelling": "both", "cross_reference_filter": "v1", "format": "letter"}
+LEGACY_DEFAULTS = {
+    "prefix_reuse": False,
+    "letter_spelling": "both",
+    "cross_reference_filter": "v1",
+    "format": "letter",
+    "shots_from": "pool",
+    "shots_source_sha256": None,
+}
 FORMATS = ("letter", "cloze")
 
 
@@ -64,6 +71,7 @@ class RunConfig:
     letter_spelling: str = "space"
     cross_reference_filter: str = "v2"
     format: str = "letter"  # "cloze": score each option's text as the continuation (scoring.cloze)
+    shots_from: str = "pool"  # "dev": the subject's first k questions of MMLU's dev split, as lm-eval
 
     @property
     def reusing_prefix(self) -> bool:
@@ -96,7 +104,9 @@ def question_set_hash(questions: Sequence[Question]) -> str:
     return h.hexdigest()[:16]
 
 
-def run_settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtype: str) -> dict:
+def run_settings(
+    cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtype: str, shots_hash: str | None = None
+) -> dict:
     """What a row depends on; a folder holds rows of one setting only."""
     from .cloze import CLOZE_TEMPLATE_VERSION
 
@@ -117,6 +127,8 @@ def run_settings(cfg: RunConfig, model_name: str, sha: str | None, qhash: str, d
         "prefix_reuse": cfg.reusing_prefix,
         "letter_spelling": cfg.letter_spelling,
         "cross_reference_filter": cfg.cross_reference_filter if cfg.shuffle_safe_only else "off",
+        "shots_from": cfg.shots_from,
+        "shots_source_sha256": shots_hash if cfg.shots_from == "dev" else None,
     }
 
 
@@ -192,7 +204,7 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
     encoded = []
     for q in batch:
         perm = option_permutation(q.id, lm.name, cfg.seed, cfg.shuffle)
-        shots = pick_shots(q, pool, cfg.shots, cfg.seed)
+        shots = pick_shots(q, pool, cfg.shots, cfg.seed, cfg.shots_from)
         ids, prefix_len, used = encode_question(lm, q, perm, shots, cfg.chat_template)
         encoded.append((q, perm, used, ids, prefix_len))
     if prefix_cache is not None and encoded[0][4] is not None:
@@ -208,7 +220,7 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
 def _score_cloze(lm, q: Question, pool: Sequence[Question], cfg: RunConfig) -> dict:
     from .cloze import cloze_row, cloze_scores
 
-    shots = pick_shots(q, pool, cfg.shots, cfg.seed)
+    shots = pick_shots(q, pool, cfg.shots, cfg.seed, cfg.shots_from)
     while True:
         sums, tokens, prompt_tokens = cloze_scores(lm, q, shots)
         if prompt_tokens + max(tokens) <= lm.context_limit or not shots:
@@ -249,6 +261,8 @@ def score_questions(
     """
     from .scorer import PrefixCache
 
+    if cfg.shots_from not in ("pool", "dev"):
+        raise ValueError(f"shots_from must be pool or dev, got {cfg.shots_from!r}")
     if cfg.format not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {cfg.format!r}")
     if lm.letter_spelling != cfg.letter_spelling:
@@ -257,7 +271,8 @@ def score_questions(
             f"{cfg.letter_spelling!r}"
         )
     folder = run_folder(out_dir)
-    settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype)
+    shots_hash = question_set_hash(pool) if cfg.shots_from == "dev" else None
+    settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype, shots_hash)
     folder.check_settings(settings)
     rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
     main = rank == 0

@@ -588,3 +588,33 @@ def test_no_progress_silences_the_gguf_conversion_bar_too(questions_file, tmp_pa
     assert p.wait(timeout=300) == 0
     err = p.stderr.read()
     assert "de-quantizing" not in err and "%|" not in err, err[-500:]
+
+
+def test_shots_from_the_dev_split_are_the_first_k_in_order(tiny, questions_file, tmp_path):
+    """--shots-from dev: the subject's first k dev questions in file order (lm-eval's first_n), recorded."""
+    from scoring.prompts import pick_shots
+
+    qs = load_jsonl(questions_file)
+    dev = load_jsonl(write_questions(tmp_path / "dev.jsonl", 12, subjects=("alpha", "beta", "gamma")))
+    dev = [type(d)(f"dev-{d.id}", d.subject, d.question, d.choices, d.answer) for d in dev]
+    q = qs[0]
+    want = [d for d in dev if d.subject == q.subject][:3]
+    assert pick_shots(q, dev, 3, seed=0, shots_from="dev") == want
+    assert pick_shots(q, dev, 3, seed=7, shots_from="dev") == want  # no seed involved
+    manifest, _ = run_tiny(tiny, questions_file, tmp_path / "run", shots=2, shots_from="dev")
+    assert manifest["settings"]["shots_from"] == "dev" and manifest["settings"]["shots_source_sha256"]
+    lm = load_model(str(tiny), threads=1)
+    cfg = RunConfig(model=str(tiny), questions_source="q", n=None, shots=2, shots_from="dev")
+    m = score_questions(lm, qs[:4], dev, cfg, tmp_path / "run2", progress=False)
+    assert m["settings"]["shots_source_sha256"] and all(
+        r["shots"] == 2 for r in read_done(tmp_path / "run2" / "results.jsonl").values()
+    )
+    with pytest.raises(RunSettingsMismatch, match="shots_from"):
+        score_questions(
+            lm,
+            qs[:4],
+            qs,
+            RunConfig(model=str(tiny), questions_source="q", n=None, shots=2),
+            tmp_path / "run2",
+            progress=False,
+        )
