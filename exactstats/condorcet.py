@@ -13,8 +13,8 @@ Fraction(7, 10)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 from typing import Any
