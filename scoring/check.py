@@ -62,7 +62,13 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
                 total += 1
     problems, worst, checked = [], 0.0, 0
     loaded: dict[tuple, object] = {}
-    for (condition, model), ids in picked.items():
+
+    def model_key_of(group: tuple[str, str]) -> tuple:
+        st = {**LEGACY_DEFAULTS, **committed[group]["settings"]}
+        return (st["model_source"], st["dtype"], st["letter_spelling"])
+
+    # groups that need the same loaded model run together: each model is loaded once per spelling
+    for (condition, model), ids in sorted(picked.items(), key=lambda kv: model_key_of(kv[0])):
         if not ids:
             continue
         settings = {**LEGACY_DEFAULTS, **committed[(condition, model)]["settings"]}

@@ -339,6 +339,8 @@ def test_data_check_rescoring_matches_committed_rows():
     assert ok, report
     assert "original-2000" in report and "shuffled-2000" in report
     assert all(name in report for name in installed)
+    if (ROOT / "data" / "runs" / "cloze-2000" / "smollm2-135m-instruct").exists():
+        assert "cloze-2000/smollm2-135m-instruct" in report  # answer-text rows are re-scored in their own format
 
 
 def test_batched_left_padding_matches_batch_of_one(tiny, questions_file, tmp_path):
