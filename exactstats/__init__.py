@@ -31,6 +31,10 @@ Function                                    What it computes
 :func:`effective_votes`                     ``k / (1 + (k-1) phi)``
 :func:`top_stays_top_float`                 how often #1 stays #1 when questions are redrawn
 :func:`redraw_win_probability`              the same for two models, exactly
+:func:`split_half_two_models`               split-half winner and its leads, two models, exactly
+:func:`paired_equivalence_p_value`          exact paired TOST / non-inferiority on discordant pairs
+:func:`paired_equivalence_power`            its exact power
+:func:`remove_letter_prior_float`           letter bias divided out of stored probabilities
 :func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
 :func:`battle_counts`, :func:`sign_test`    arena win counts and the exact sign test
 :func:`bt_mle_exists`                       does the Bradley-Terry estimate exist (Zermelo/Ford)
