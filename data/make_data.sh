@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reproduce the shipped dataset from the shared MMLU-Redux questions and the packaged models.
 # Resumable: rerunning skips finished questions. Order: the main condition (per-model shuffle,
-# 2,000 questions) for every model first, then the original-order control, then the full set, then HumanEval generation.
+# 2,000 questions) for every model first, then the original-order control, then the full set, then HumanEval
+# generation, then the cloze condition.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -28,4 +29,9 @@ gen humaneval-sampled qwen2.5-coder-0.5b-instruct --samples 20 --temperature 0.8
 gen humaneval-greedy qwen2.5-coder-0.5b-instruct --samples 1 --temperature 0 --max-new-tokens 256
 gen humaneval-greedy qwen2.5-coder-1.5b-instruct --samples 1 --temperature 0 --max-new-tokens 256
 gen humaneval-sampled qwen2.5-coder-1.5b-instruct --samples 10 --temperature 0.8 --top-p 0.95 --max-new-tokens 256
+# the answer-text (cloze) format on the same 2,000 questions (options are not shown, so the order does not matter)
+for m in $MODELS; do
+  $PY -m scoring run --model "$m" --questions redux --n 2000 --seed 0 --threads "$THREADS" --no-progress \
+      --format cloze --shuffle original --cross-reference-filter v1 --out "data/runs/cloze-2000/$m"
+done
 $PY -m scoring build-data data
