@@ -39,3 +39,9 @@ def test_other_figures_build():
     assert lines_figure([1, 2], {"s": [0.1, 0.2]}, "x", "y").axes
     assert len(bar_figure([0, 1, 2], [3, 0, 5], "c", "problems").axes[0].patches) == 3
     assert grid_figure(np.array([[0, 1], [1, 0]]), ["r1", "r2"]).axes
+    from exactstats import reliability_float
+    from exactstats.report.figures import reliability_figure
+
+    bins = reliability_float([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], [0, 1, 1], bins=5)
+    line = reliability_figure({"m": bins}).axes[0].lines[1]
+    assert len(line.get_xdata()) == sum(b["count"] > 0 for b in bins)  # empty bins are not drawn

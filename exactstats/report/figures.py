@@ -204,3 +204,23 @@ def bar_figure(x: Sequence, heights: Sequence[float], xlabel: str, ylabel: str, 
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def reliability_figure(curves: dict[str, list[dict]]):
+    """Reliability diagram: per model, accuracy against mean confidence in each non-empty bin
+    (the points of :func:`exactstats.reliability_float`), with the diagonal of perfect calibration."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"], "#6a3d9a", "#33a02c"]
+    ax.plot([0, 1], [0, 1], ls="--", lw=1, color="black", alpha=0.5, label="perfectly calibrated")
+    for i, (label, bins) in enumerate(curves.items()):
+        points = [(b["confidence"], b["accuracy"]) for b in bins if b["count"]]
+        ax.plot(*zip(*points), "o-", ms=3, color=colours[i % len(colours)], label=label)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean confidence in the bin")
+    ax.set_ylabel("accuracy in the bin")
+    ax.legend(frameon=False, fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
