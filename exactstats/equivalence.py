@@ -164,29 +164,18 @@ def _region(m: int, n: int, margin: Fraction, alpha: Fraction, alternative: str)
     p_low = stats.binom.sf(bs - 1, m, 0.5 - eps)
     p = p_low if alternative == "non-inferiority" else np.maximum(stats.binom.cdf(bs, m, 0.5 + eps), p_low)
     ok = np.flatnonzero(p <= float(alpha))
-    if ok.size:
-        lo, hi = int(ok[0]), int(ok[-1])
-    else:
-        best = int(np.argmin(p))
-        lo, hi = best + 1, best
-    # exact confirmation: move each end until the exact p-value agrees with the float screen
-    while lo <= hi and not _rejects(lo, m, n, margin, alpha, alternative):
-        lo += 1
+    # the exact ends lie within a step or two of the float ones (or of the float minimum when the
+    # screen found nothing): decide those candidates exactly, then grow the interval exactly
+    centres = (int(ok[0]), int(ok[-1])) if ok.size else (int(np.argmin(p)),)
+    candidates = sorted({b for c in centres for b in range(c - 2, c + 3) if 0 <= b <= m})
+    hits = [b for b in candidates if _rejects(b, m, n, margin, alpha, alternative)]
+    if not hits:
+        return 1, 0
+    lo, hi = hits[0], hits[-1]
     while lo > 0 and _rejects(lo - 1, m, n, margin, alpha, alternative):
         lo -= 1
-    while hi >= lo and not _rejects(hi, m, n, margin, alpha, alternative):
-        hi -= 1
     while hi < m and _rejects(hi + 1, m, n, margin, alpha, alternative):
         hi += 1
-    if lo > hi:  # the float screen found nothing; an exact region would be within one of its best b
-        for cand in (best - 1, best, best + 1) if not ok.size else ():
-            if 0 <= cand <= m and _rejects(cand, m, n, margin, alpha, alternative):
-                lo = hi = cand
-                while lo > 0 and _rejects(lo - 1, m, n, margin, alpha, alternative):
-                    lo -= 1
-                while hi < m and _rejects(hi + 1, m, n, margin, alpha, alternative):
-                    hi += 1
-                break
     return lo, hi
 
 

@@ -122,3 +122,16 @@ def test_power_float_twin_at_a_realistic_size():
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@settings(max_examples=40)
+@given(st.integers(1, 120), st.data(), margins, st.sampled_from(es.EQUIVALENCE_ALTERNATIVES))
+def test_rejection_region_equals_an_exact_scan(m, data, margin, alternative):
+    """The float-located, exactly confirmed region is the set of b the exact test rejects."""
+    from exactstats.equivalence import _region
+
+    n = data.draw(st.integers(m, 4 * m + 10))
+    alpha = Fraction(1, 20)
+    lo, hi = _region(m, n, Fraction(margin), alpha, alternative)
+    exact = [b for b in range(m + 1) if es.paired_equivalence_p_value(b, m - b, n, margin, alternative) <= alpha]
+    assert list(range(lo, hi + 1)) == exact
