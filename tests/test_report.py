@@ -292,3 +292,43 @@ def test_scoring_run_folders_and_logs_are_read_directly(tmp_path):
     contradiction.write_text(json.dumps({**rows[1], "correct": 1}) + "\n")
     with pytest.raises(es.ExactStatsError, match="contradicts"):
         load_results([str(contradiction)])
+
+
+def test_calibration_section_when_option_probabilities_are_given(tmp_path):
+    """Inputs with p_A, p_B, ... get Brier and ECE per model, the same numbers as the calibration module."""
+    rng = np.random.default_rng(8)
+    rows = []
+    answer = rng.integers(0, 4, 60)  # one key for both models
+    for m in ("m1", "m2"):
+        probs = rng.dirichlet(np.ones(4), size=60)
+        for i in range(60):
+            chosen = int(np.argmax(probs[i]))
+            rows.append(
+                {
+                    "model": m,
+                    "question_id": f"q{i}",
+                    "chosen": chosen,
+                    "answer": int(answer[i]),
+                    "correct": int(chosen == answer[i]),
+                    **{f"p_{L}": float(probs[i, j]) for j, L in enumerate("ABCD")},
+                }
+            )
+    pd.DataFrame(rows).to_csv(tmp_path / "long.csv", index=False)
+    rs = load_results([str(tmp_path / "long.csv")])
+    r = analyse_typed(rs, draws=50)
+    for entry in r.calibration:
+        i = rs.models.index(entry["model"])
+        want = es.brier_score_float(rs.probabilities[i], rs.answers)
+        assert entry["brier"] == pytest.approx([want.value, want.lower, want.upper])
+        assert entry["ece10"][0] == pytest.approx(
+            es.expected_calibration_error_float(rs.probabilities[i], rs.answers).value
+        )
+    assert "Calibration" in to_markdown(r)
+    no_probs = pd.DataFrame(rows).drop(columns=["p_A", "p_B", "p_C", "p_D"])
+    no_probs.to_csv(tmp_path / "plain.csv", index=False)
+    assert analyse_typed(load_results([str(tmp_path / "plain.csv")]), draws=50).calibration is None
+    bad = pd.DataFrame(rows).astype({"p_B": object})
+    bad.loc[3, "p_B"] = "x"
+    bad.to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(es.ExactStatsError, match="option probabilities must be numbers"):
+        load_results([str(tmp_path / "bad.csv")])

@@ -102,6 +102,7 @@ class Report:
     leader_stays_first: dict | None = None
     phi: dict | None = None
     majority_vote: dict | None = None
+    calibration: list[dict] | None = None  # per model: Brier and ECE (10 bins) with 95% intervals over questions
     provenance: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
@@ -329,9 +330,23 @@ def analyse(
             vote = binary_majority_accuracy(C)
             kind = "majority of right/wrong (no chosen options in the input)"
         report.majority_vote = {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
+    if rs.probabilities is not None and rs.answers is not None:
+        report.calibration = calibration_table(rs.probabilities[order], rs.answers, models)
     report.provenance = dict(provenance or {})
     report.notes = reading_notes(report)
     return report
+
+
+def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str]) -> list[dict]:
+    """Brier score and expected calibration error (ten equal-width bins) per model, intervals over questions."""
+    from ..calibration import brier_score_float, expected_calibration_error_float
+
+    out = []
+    for m, p in zip(models, probs):
+        b = brier_score_float(p, answers)
+        e = expected_calibration_error_float(p, answers)
+        out.append({"model": m, "brier": [b.value, b.lower, b.upper], "ece10": [e.value, e.lower, e.upper]})
+    return out
 
 
 def reading_notes(r: Report) -> list[str]:

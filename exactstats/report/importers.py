@@ -10,7 +10,8 @@ purpose and says how many were dropped). Formats:
 
 - wide table (``.csv`` / ``.parquet``): a ``model`` column, then one column per question id, 0/1;
 - long table: columns ``model``, ``question_id``, ``correct`` and optionally ``subject`` or
-  ``cluster``, ``chosen``, ``answer`` (option indices 0, 1, ... or letters A, B, ...);
+  ``cluster``, ``chosen``, ``answer`` (option indices 0, 1, ... or letters A, B, ...), and
+  ``p_A``, ``p_B``, ... (each option's probability: the report then adds calibration);
 - lm-evaluation-harness ``--log_samples`` output: ``samples_{task}_{time}.jsonl`` files (one
   JSON object per line with ``doc_id`` and a 0/1 metric, ``acc`` by default), or a folder
   of them (``--output_path``; one sub-folder per model). A model's tasks are merged (ids
@@ -53,6 +54,7 @@ class ResultSet:
     clusters: np.ndarray | None = None
     choices: np.ndarray | None = None
     answers: np.ndarray | None = None
+    probabilities: np.ndarray | None = None  # models x questions x options (p_A, p_B, ... columns)
     dropped: int = 0  # questions dropped by intersect
     sources: list[str] = field(default_factory=list)
 
@@ -66,6 +68,7 @@ class _ModelRows:
     cluster: list[Any] | None = None
     chosen: np.ndarray | None = None
     answer: np.ndarray | None = None
+    probs: np.ndarray | None = None  # questions x options, when the input has p_A, p_B, ...
     kind: str = "table"  # table | lm-eval | inspect; an lm-eval model's task files are merged
 
 
@@ -162,6 +165,13 @@ def _from_long(path: Path, df: pd.DataFrame) -> list[_ModelRows]:
             )
     if df["question_id"].isna().any():
         raise ExactStatsError(f"{row(int(np.flatnonzero(df['question_id'].isna())[0]))}: empty question_id")
+    prob_cols = [c for c in ("p_A", "p_B", "p_C", "p_D", "p_E") if c in cols]
+    probs = None
+    if len(prob_cols) >= 2 and prob_cols == ["p_A", "p_B", "p_C", "p_D", "p_E"][: len(prob_cols)]:
+        probs = pd.DataFrame({c: pd.to_numeric(df[c], errors="coerce") for c in prob_cols}).to_numpy(dtype=float)
+        bad = ~np.isfinite(probs).all(axis=1) | (probs < 0).any(axis=1)
+        if bad.any():
+            raise ExactStatsError(f"{row(int(np.flatnonzero(bad)[0]))}: option probabilities must be numbers >= 0")
     out = []
     for model, idx in df.groupby("model", sort=False).indices.items():
         out.append(
@@ -173,6 +183,7 @@ def _from_long(path: Path, df: pd.DataFrame) -> list[_ModelRows]:
                 df[cluster_col].to_numpy()[idx].tolist() if cluster_col else None,
                 chosen[idx] if chosen is not None else None,
                 answer[idx] if answer is not None else None,
+                probs[idx] if probs is not None else None,
             )
         )
     return out
@@ -238,7 +249,8 @@ def _from_scoring_log(path: Path) -> list[_ModelRows]:
         missing = {"model", "question_id", "correct"} - set(obj)
         if missing:
             raise ExactStatsError(f"{path}, line {i}: missing {sorted(missing)}")
-        rows.append({k: obj[k] for k in ("model", "question_id", "correct", "subject", "chosen", "answer") if k in obj})
+        keys = ("model", "question_id", "correct", "subject", "chosen", "answer", "p_A", "p_B", "p_C", "p_D")
+        rows.append({k: obj[k] for k in keys if k in obj})
     if not rows:
         raise ExactStatsError(f"{path}: no rows")
     df = pd.DataFrame(rows)
@@ -514,6 +526,10 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     clusters = column("cluster")
     choices = column("chosen")
     answers = column("answer")
+    probabilities = None
+    given = [p.probs for p in parts if p.probs is not None]
+    if len(given) == len(parts) and len({g.shape[1] for g in given}) == 1:
+        probabilities = np.stack([g[ix] for g, ix in zip(given, take)])
     if answers is not None and not (answers == answers[0]).all():
         j = int(np.flatnonzero((answers != answers[0]).any(axis=0))[0])
         raise ExactStatsError(f"question {order[j]!r}: the inputs disagree on its answer key")
@@ -524,6 +540,7 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
         clusters[0] if clusters is not None else None,
         choices.astype(np.int64) if choices is not None else None,
         answers[0].astype(np.int64) if answers is not None else None,
+        probabilities=probabilities,
         dropped=len(union) - len(common),
         sources=sorted({p.source for p in parts}),
     )

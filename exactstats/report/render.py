@@ -102,6 +102,26 @@ def blocks(r: Report) -> list[Block]:
     if r.majority_vote:
         mv = r.majority_vote
         out.append(("p", f"Majority vote ({mv['kind']}): accuracy {mv['accuracy']:.4f}."))
+    if r.calibration:
+        out += [
+            ("h2", "Calibration (from the option probabilities; 95% intervals over questions)"),
+            (
+                "table",
+                (
+                    ["model", "Brier", "Brier 95%", "ECE (10 bins)", "ECE 95%"],
+                    [
+                        [
+                            c["model"],
+                            f"{c['brier'][0]:.4f}",
+                            f"[{c['brier'][1]:.4f}, {c['brier'][2]:.4f}]",
+                            f"{c['ece10'][0]:.4f}",
+                            f"[{c['ece10'][1]:.4f}, {c['ece10'][2]:.4f}]",
+                        ]
+                        for c in r.calibration
+                    ],
+                ),
+            ),
+        ]
     if r.notes:
         out += [("h2", "Notes"), ("ul", r.notes)]
     return out
