@@ -17,7 +17,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._normal import z_value_float
 from ._validate import ExactStatsError, as_fraction, as_int
 
 __all__ = ["brier_score", "brier_score_float", "Calibration", "expected_calibration_error_float", "reliability_float"]
@@ -71,20 +70,15 @@ class Calibration(NamedTuple):
     upper: float  # normal interval over questions (or clusters)
 
 
-def _clustered_interval(per_row: np.ndarray, clusters: Any, confidence: Any) -> tuple[float, float]:
-    mean = float(per_row.mean())
-    if clusters is None:
-        se = float(per_row.std(ddof=1)) / np.sqrt(len(per_row)) if len(per_row) > 1 else float("nan")
-    else:
-        labels = np.asarray(clusters)
-        if labels.shape != per_row.shape:
-            raise ExactStatsError("clusters must hold one label per question")
-        _, inverse = np.unique(labels, return_inverse=True)
-        sums = np.bincount(inverse, weights=per_row - mean)
-        g = len(sums)
-        se = float(np.sqrt((sums**2).sum() * g / max(g - 1, 1))) / len(per_row)
-    half = z_value_float(confidence) * se
-    return mean - half, mean + half
+def _interval(per_row: np.ndarray, clusters: Any, confidence: Any) -> tuple[float, float]:
+    """Normal interval for the mean of per-question values: each question its own cluster unless given."""
+    from .errorbars import clustered_interval_float
+
+    units = np.arange(len(per_row)) if clusters is None else clusters
+    if len(per_row) < 2:
+        return float("nan"), float("nan")
+    iv = clustered_interval_float(per_row, units, confidence, correction="G/(G-1)")
+    return iv.lower, iv.upper
 
 
 def brier_score_float(probs: Any, answers: Any, clusters: Any = None, confidence: Any = "0.95") -> Calibration:
@@ -97,22 +91,19 @@ def brier_score_float(probs: Any, answers: Any, clusters: Any = None, confidence
     onehot = np.zeros_like(p)
     onehot[np.arange(len(a)), a] = 1
     per_row = ((p - onehot) ** 2).sum(axis=1)
-    lo, hi = _clustered_interval(per_row, clusters, confidence)
+    lo, hi = _interval(per_row, clusters, confidence)
     return Calibration(float(per_row.mean()), lo, hi)
 
 
-def reliability_float(probs: Any, answers: Any, bins: int = 10) -> list[dict]:
-    """Per confidence bin (equal width on [0, 1], the chosen option's probability): count, mean
-    confidence and accuracy: the points of a reliability diagram.
-
-    >>> [b["count"] for b in reliability_float([[0.9, 0.1], [0.6, 0.4]], [0, 1], bins=2)]
-    [0, 2]
-    """
-    p, a = _float_probs(probs, answers)
+def _binned(p: np.ndarray, a: np.ndarray, bins: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Each question's confidence (the chosen option's probability), correctness and equal-width bin."""
     bins = as_int(bins, "bins", minimum=1, maximum=1000)
     confidence = p.max(axis=1)
     correct = (p.argmax(axis=1) == a).astype(float)
-    index = np.minimum((confidence * bins).astype(int), bins - 1)
+    return confidence, correct, np.minimum((confidence * bins).astype(int), bins - 1), bins
+
+
+def _table(confidence: np.ndarray, correct: np.ndarray, index: np.ndarray, bins: int) -> list[dict]:
     out = []
     for b in range(bins):
         mask = index == b
@@ -127,6 +118,16 @@ def reliability_float(probs: Any, answers: Any, bins: int = 10) -> list[dict]:
     return out
 
 
+def reliability_float(probs: Any, answers: Any, bins: int = 10) -> list[dict]:
+    """Per confidence bin (equal width on [0, 1], the chosen option's probability): count, mean
+    confidence and accuracy: the points of a reliability diagram.
+
+    >>> [b["count"] for b in reliability_float([[0.9, 0.1], [0.6, 0.4]], [0, 1], bins=2)]
+    [0, 2]
+    """
+    return _table(*_binned(*_float_probs(probs, answers), bins))
+
+
 def expected_calibration_error_float(
     probs: Any, answers: Any, bins: int = 10, clusters: Any = None, confidence: Any = "0.95"
 ) -> Calibration:
@@ -138,14 +139,10 @@ def expected_calibration_error_float(
     >>> round(expected_calibration_error_float([[0.9, 0.1], [0.6, 0.4]], [0, 1], bins=2).value, 4)
     0.25
     """
-    p, a = _float_probs(probs, answers)
-    table = reliability_float(p, a, bins)
-    conf = p.max(axis=1)
-    correct = (p.argmax(axis=1) == a).astype(float)
-    bins = as_int(bins, "bins", minimum=1, maximum=1000)
-    index = np.minimum((conf * bins).astype(int), bins - 1)
+    conf, correct, index, bins = _binned(*_float_probs(probs, answers), bins)
+    table = _table(conf, correct, index, bins)
     sign = np.array([np.sign((t["accuracy"] or 0) - (t["confidence"] or 0)) for t in table])
     per_row = sign[index] * (correct - conf)  # the rows of bin b add up to n_b |acc_b - conf_b|
     value = float(per_row.mean())
-    lo, hi = _clustered_interval(per_row, clusters, confidence)
+    lo, hi = _interval(per_row, clusters, confidence)
     return Calibration(value, lo, hi)

@@ -22,6 +22,8 @@ from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import numpy as np
+
 if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
@@ -246,13 +248,35 @@ def clustered_variance(scores: Sequence[Any], clusters: Sequence[Any], correctio
     return variance
 
 
+def _float_scores(scores: Sequence[Any], clusters: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Scores as floats and each score's cluster as an integer label (first-seen order)."""
+    same_length("scores", scores, "clusters", clusters)
+    try:
+        x = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ExactStatsError("scores must be numbers (the exact clustered_variance takes fractions)") from None
+    if x.ndim != 1 or x.size == 0 or not np.isfinite(x).all():
+        raise ExactStatsError("scores must be a non-empty sequence of finite numbers")
+    labels: dict[Any, int] = {}
+    return x, np.fromiter((labels.setdefault(g, len(labels)) for g in clusters), dtype=np.int64, count=len(x))
+
+
 def clustered_standard_error_float(scores: Sequence[Any], clusters: Sequence[Any], correction: str = "none") -> float:
-    """Square root of :func:`clustered_variance`, as a float.
+    """Float twin of the square root of :func:`clustered_variance`: one bincount, no Fraction per score.
 
     >>> round(clustered_standard_error_float([1, 0, 1, 1], ["a", "a", "b", "b"]), 6)
     0.176777
     """
-    return float(clustered_variance(scores, clusters, correction)) ** 0.5
+    correction = as_choice(correction, "correction", CLUSTER_CORRECTIONS)
+    x, label = _float_scores(scores, clusters)
+    sums = np.bincount(label, weights=x - x.mean())
+    variance = float((sums**2).sum()) / x.size**2
+    if correction == "G/(G-1)":
+        g = sums.size
+        if g < 2:
+            raise ExactStatsError(f"clusters must name at least 2 clusters for the G/(G-1) correction, got {g}")
+        variance *= g / (g - 1)
+    return variance**0.5
 
 
 def clustered_interval_float(
@@ -260,11 +284,14 @@ def clustered_interval_float(
 ) -> Interval:
     """Normal interval for the mean score with the clustered standard error, as floats.
 
+    With every score its own cluster and the ``G/(G-1)`` correction this is the usual
+    ``mean +- z s / sqrt(n)`` interval with the ``n - 1`` standard deviation.
+
     >>> lo, hi = clustered_interval_float([1, 0, 1, 1, 0, 1], ["a", "a", "b", "b", "c", "c"])
     >>> round(lo, 3), round(hi, 3)
     (0.34, 0.993)
     """
-    mean = float(sum(as_fraction(x, f"scores[{i}]") for i, x in enumerate(scores)) / max(1, len(scores)))
+    mean = float(_float_scores(scores, clusters)[0].mean())
     half = z_value_float(confidence) * clustered_standard_error_float(scores, clusters, correction)
     return Interval(mean - half, mean + half)
 

@@ -100,3 +100,16 @@ def test_singleton_clusters_reduce_to_plain_variance():
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.sampled_from("abcde")), min_size=2, max_size=60),
+    st.sampled_from(["none", "G/(G-1)"]),
+)
+def test_clustered_float_twin_against_the_exact_variance(rows, correction):
+    from exactstats import clustered_standard_error_float
+
+    scores, clusters = [s for s, _ in rows], [g for _, g in rows]
+    assume(correction == "none" or len(set(clusters)) >= 2)
+    exact = float(clustered_variance(scores, clusters, correction)) ** 0.5
+    assert clustered_standard_error_float(scores, clusters, correction) == pytest.approx(exact, rel=1e-9, abs=1e-15)
