@@ -248,7 +248,7 @@ def clustered_variance(scores: Sequence[Any], clusters: Sequence[Any], correctio
     return variance
 
 
-def _float_scores(scores: Sequence[Any], clusters: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+def _float_scores(scores: Any, clusters: Any) -> tuple[np.ndarray, np.ndarray]:
     """Scores as floats and each score's cluster as an integer label (first-seen order)."""
     same_length("scores", scores, "clusters", clusters)
     try:
@@ -261,7 +261,7 @@ def _float_scores(scores: Sequence[Any], clusters: Sequence[Any]) -> tuple[np.nd
     return x, np.fromiter((labels.setdefault(g, len(labels)) for g in clusters), dtype=np.int64, count=len(x))
 
 
-def clustered_standard_error_float(scores: Sequence[Any], clusters: Sequence[Any], correction: str = "none") -> float:
+def clustered_standard_error_float(scores: Any, clusters: Any, correction: str = "none") -> float:
     """Float twin of the square root of :func:`clustered_variance`: one bincount, no Fraction per score.
 
     >>> round(clustered_standard_error_float([1, 0, 1, 1], ["a", "a", "b", "b"]), 6)
@@ -280,7 +280,7 @@ def clustered_standard_error_float(scores: Sequence[Any], clusters: Sequence[Any
 
 
 def clustered_interval_float(
-    scores: Sequence[Any], clusters: Sequence[Any], confidence: Any = "0.95", correction: str = "G/(G-1)"
+    scores: Any, clusters: Any, confidence: Any = "0.95", correction: str = "G/(G-1)"
 ) -> Interval:
     """Normal interval for the mean score with the clustered standard error, as floats.
 
