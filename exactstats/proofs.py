@@ -258,18 +258,20 @@ def _passk_unbiased() -> list[Step]:
     return steps
 
 
+def _ratio(nn: int, cc: int, kk: int) -> sp.Expr:
+    return sp.binomial(nn - cc, kk) / sp.binomial(nn, kk)
+
+
+def _binomial_mean(nn: int, values: Sequence[sp.Expr]) -> sp.Expr:
+    """E[values[c]] for c ~ Binomial(nn, p), as a polynomial in p."""
+    return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * values[cc] for cc in range(nn + 1))
+
+
 def _passk_cases() -> Iterable[dict]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(1, 13):
         for kk in range(1, nn + 1):
-            expectation = sum(
-                sp.binomial(nn, cc)
-                * p**cc
-                * (1 - p) ** (nn - cc)
-                * (1 - sp.binomial(nn - cc, kk) / sp.binomial(nn, kk))
-                for cc in range(nn + 1)
-            )
-            yield {E: expectation, T: 1 - (1 - p) ** kk}
+            yield {E: _binomial_mean(nn, [1 - _ratio(nn, cc, kk) for cc in range(nn + 1)]), T: 1 - (1 - p) ** kk}
 
 
 # --- 1b. the variance of the pass@k estimator, and its unbiased estimate ---------------------
@@ -314,15 +316,6 @@ def _passk_variance() -> list[Step]:
             method="expand each case to the zero polynomial",
         ),
     ]
-
-
-def _ratio(nn: int, cc: int, kk: int) -> sp.Expr:
-    return sp.binomial(nn - cc, kk) / sp.binomial(nn, kk)
-
-
-def _binomial_mean(nn: int, values: Sequence[sp.Expr]) -> sp.Expr:
-    """E[values[c]] for c ~ Binomial(nn, p), as a polynomial in p."""
-    return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * values[cc] for cc in range(nn + 1))
 
 
 def _passk_two_k_cases() -> Iterable[dict]:
