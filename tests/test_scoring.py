@@ -448,23 +448,16 @@ def test_unknown_model_lists_the_packaged_ones(tmp_path):
     assert len(err) == 1 and "smollm2-135m-instruct" in err[0]
 
 
-def test_no_progress_silences_every_bar(tiny, questions_file, tmp_path):
-    p = cli(
-        "run",
-        "--model",
-        str(tiny),
-        "--questions",
-        str(questions_file),
-        "--n",
-        "3",
-        "--threads",
-        "1",
-        "--no-progress",
-        "--out",
-        str(tmp_path / "o"),
-    )
+def quiet_run_stderr(model: str, questions_file, n: int, out) -> str:
+    """stderr of a finished `scoring run --no-progress` (it must succeed)."""
+    args = ["--questions", str(questions_file), "--n", str(n), "--threads", "1", "--no-progress", "--out", str(out)]
+    p = cli("run", "--model", model, *args)
     assert p.wait(timeout=300) == 0
-    err = p.stderr.read()
+    return p.stderr.read()
+
+
+def test_no_progress_silences_every_bar(tiny, questions_file, tmp_path):
+    err = quiet_run_stderr(str(tiny), questions_file, 3, tmp_path / "o")
     assert "it/s" not in err and "%|" not in err, err
 
 
@@ -573,22 +566,7 @@ def test_two_processes_on_real_questions(tiny, tmp_path):
 @pytest.mark.model
 def test_no_progress_silences_the_gguf_conversion_bar_too(questions_file, tmp_path):
     """transformers draws the GGUF conversion bar with plain tqdm: --no-progress must silence it as well."""
-    p = cli(
-        "run",
-        "--model",
-        "smollm2-135m-instruct",
-        "--questions",
-        str(questions_file),
-        "--n",
-        "1",
-        "--threads",
-        "1",
-        "--no-progress",
-        "--out",
-        str(tmp_path / "o"),
-    )
-    assert p.wait(timeout=300) == 0
-    err = p.stderr.read()
+    err = quiet_run_stderr("smollm2-135m-instruct", questions_file, 1, tmp_path / "o")
     assert "de-quantizing" not in err and "%|" not in err, err[-500:]
 
 
