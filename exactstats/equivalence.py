@@ -113,27 +113,27 @@ def paired_equivalence_p_value_float(b: int, c: int, n: int, margin: Any, altern
     >>> round(paired_equivalence_p_value_float(6, 4, 100, "0.02"), 6)
     0.617719
     """
-    from scipy import stats
-
     b, c, n, margin, alternative = _args(b, c, n, margin, alternative)
     m = b + c
-    if m == 0:
+    if m == 0 or float(margin) * n / (2 * m) > 0.5:
         return 0.0
+    return float(_p_values_float(np.array([b]), m, n, margin, alternative)[0])
+
+
+def _p_values_float(bs: np.ndarray, m: int, n: int, margin: Fraction, alternative: str) -> np.ndarray:
+    """The p-values for every ``b`` in ``bs`` of ``m`` discordant questions, in floats (0 < eps <= 1/2)."""
+    from scipy import stats
+
     eps = float(margin) * n / (2 * m)
-    if eps > 0.5:
-        return 0.0
-    lower = float(stats.binom.sf(b - 1, m, 0.5 - eps))
-    if alternative == "non-inferiority":
-        return lower
-    return max(float(stats.binom.cdf(b, m, 0.5 + eps)), lower)
+    lower = stats.binom.sf(bs - 1, m, 0.5 - eps)
+    return lower if alternative == "non-inferiority" else np.maximum(stats.binom.cdf(bs, m, 0.5 + eps), lower)
 
 
 def _power_args(n: Any, p_b: Any, p_c: Any, margin: Any, alpha: Any, alternative: Any):
+    from .power import _cell_probs  # the same (p_b, p_c) checks as McNemar's power
+
     n = as_int(n, "n", minimum=1)
-    pb = as_probability(p_b, "p_b")
-    pc = as_probability(p_c, "p_c")
-    if pb + pc > 1:
-        raise ExactStatsError(f"p_b + p_c must be <= 1, got {pb + pc}")
+    pb, pc = _cell_probs(p_b, p_c)
     alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)
     return n, pb, pc, _margin(margin), alpha, as_choice(alternative, "alternative", EQUIVALENCE_ALTERNATIVES)
 
@@ -152,17 +152,12 @@ def _region(m: int, n: int, margin: Fraction, alpha: Fraction, alternative: str)
     The 'better by >= margin' tail rises with b and the 'worse by >= margin' tail falls,
     so the rejection set is an interval; floats find its ends, exact tails confirm them.
     """
-    from scipy import stats
-
     if m == 0 or margin * n / (2 * m) > Fraction(1, 2):
         return 0, m
     if margin * n / (2 * m) == Fraction(1, 2):
         hits = [bb for bb in range(m + 1) if _rejects(bb, m, n, margin, alpha, alternative)]
         return (hits[0], hits[-1]) if hits else (1, 0)
-    eps = float(margin) * n / (2 * m)
-    bs = np.arange(m + 1)
-    p_low = stats.binom.sf(bs - 1, m, 0.5 - eps)
-    p = p_low if alternative == "non-inferiority" else np.maximum(stats.binom.cdf(bs, m, 0.5 + eps), p_low)
+    p = _p_values_float(np.arange(m + 1), m, n, margin, alternative)
     ok = np.flatnonzero(p <= float(alpha))
     # the exact ends lie within a step or two of the float ones (or of the float minimum when the
     # screen found nothing): decide those candidates exactly, then grow the interval exactly
