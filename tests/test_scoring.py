@@ -598,3 +598,13 @@ def test_shots_from_the_dev_split_are_the_first_k_in_order(tiny, questions_file,
             tmp_path / "run2",
             progress=False,
         )
+
+
+def test_data_check_names_runs_it_cannot_rescore(tiny, questions_file, tmp_path):
+    """A run whose shots came from a dev split (not shipped) is listed as not re-scored, never re-scored wrongly."""
+    from scoring.check import check_dataset
+
+    run_tiny(tiny, questions_file, tmp_path / "data" / "runs" / "dev-shots" / "tiny", shots=1, shots_from="dev")
+    ok, report = check_dataset(tmp_path / "data", n=4)
+    assert ok and "re-scored 0 committed rows" in report
+    assert "not re-scored: dev-shots/" in report and "dev-split shots" in report
