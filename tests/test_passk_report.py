@@ -68,7 +68,10 @@ def test_pairs_compare_models_on_shared_problems(tmp_path, capsys):
     pairs = json.loads(capsys.readouterr().out)["passk_pairs"]
     assert [(r["first"], r["second"], r["k"], r["problems"]) for r in pairs] == [("a", "b", 1, 25), ("a", "b", 5, 25)]
     shared = sorted(set(second["problem"]))
-    counts = {m: g.groupby("problem")["passed"].agg(["size", "sum"]).loc[shared].to_numpy() for m, g in pd.concat([first, second]).groupby("model")}
+    counts = {
+        m: g.groupby("problem")["passed"].agg(["size", "sum"]).loc[shared].to_numpy()
+        for m, g in pd.concat([first, second]).groupby("model")
+    }
     for r in pairs:
         d = np.array([human_eval_estimator(n, c, r["k"]) for n, c in counts["a"]]) - np.array(
             [human_eval_estimator(n, c, r["k"]) for n, c in counts["b"]]
