@@ -16,6 +16,7 @@ from pathlib import Path
 from exactstats import wilson_interval
 
 from .matrix import long_table
+from .runfolder import measured_rate
 
 LETTERS = "ABCD"
 
@@ -52,7 +53,7 @@ def build(data_dir: Path) -> dict:
                 else {L: float((rows["chosen_letter"] == L).mean()) for L in LETTERS},
                 "mean_letter_mass": None if cloze else float(rows["letter_mass"].mean()),
                 **(_length_normalised(rows) if cloze else {}),
-                "questions_per_s": manifest.get("questions_per_s"),
+                "questions_per_s": measured_rate(manifest),
                 "model_sha256": manifest["settings"]["model_sha256"],
                 "per_subject": per_subject(rows),
                 "per_category": per_category(rows),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .runfolder import RunFolder
+from .runfolder import CHECKPOINT_S, RunFolder, previous_timing
 
 STOP_SEQUENCES = ("\nclass", "\ndef", "\n#", "\nif", "\nprint")
 PROMPT_TEMPLATE = (
@@ -219,7 +219,7 @@ def generate_completions(
     if world > 1:
         done.update(out.rows(repair=True))
     previous = folder.manifest() or {}
-    previous_wall = float(previous.get("wall_s_total") or 0.0)
+    previous_wall, previous_timed = previous_timing(previous)
     todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))][rank::world]
     manifest = {
         "settings": settings,
@@ -229,7 +229,9 @@ def generate_completions(
         "processes": world,
     }
     if rank == 0:
-        folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+        folder.write_manifest(
+            {**manifest, "complete": False, "wall_s_total": previous_wall, "timed_rows": previous_timed}
+        )
     bar = None
     if progress:
         from tqdm import tqdm
@@ -241,7 +243,7 @@ def generate_completions(
             unit="problem",
             dynamic_ncols=True,
         )
-    started = time.time()
+    started = checkpoint = time.time()
     generated = 0
     for p in todo:
         t0 = time.time()
@@ -265,6 +267,16 @@ def generate_completions(
         generated += len(rows)
         if bar:
             bar.update(1)
+        if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
+            checkpoint = time.time()
+            folder.write_manifest(
+                {
+                    **manifest,
+                    "complete": False,
+                    "wall_s_total": round(previous_wall + checkpoint - started, 2),
+                    "timed_rows": previous_timed + generated,
+                }
+            )
     if bar:
         bar.close()
     wall = time.time() - started
@@ -275,6 +287,8 @@ def generate_completions(
     folder.merge_shards()
     written = folder.rows()
     total_wall = round(previous_wall + wall, 2)
+    # samples of killed runs are not timed; samples cut from the file since are not either
+    timed = min(previous_timed + len(written) - len(done), len(written))
     manifest.update(
         {
             "complete": len(written) == len(problems) * cfg.samples,
@@ -282,7 +296,8 @@ def generate_completions(
             "this_run_samples": generated,
             "this_run_wall_s": round(wall, 2),
             "wall_s_total": total_wall,
-            "samples_per_s": round(len(written) / total_wall, 4) if total_wall and written else None,
+            "timed_rows": timed,
+            "samples_per_s": round(timed / total_wall, 4) if total_wall and timed else None,
             "finish_reasons": {r: sum(1 for x in written.values() if x["finish_reason"] == r) for r in FINISH_REASONS},
         }
     )

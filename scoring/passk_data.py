@@ -19,6 +19,7 @@ from exactstats import mean_pass_at_k
 from .build import fill_between_markers
 from .execute import execution_folder
 from .generate import generation_folder
+from .runfolder import measured_rate
 from .sandbox import STATUSES
 
 PREFIX = "humaneval-"
@@ -105,7 +106,7 @@ def build_passk(data_dir: Path) -> dict:
                 **summarise(rows, manifest["settings"]["samples"], manifest["problems"]),
                 "temperature": manifest["settings"]["temperature"],
                 "model_sha256": manifest["settings"]["model_sha256"],
-                "samples_per_s": manifest.get("samples_per_s"),
+                "samples_per_s": measured_rate(manifest),
             }
         if frames:
             table = pd.concat(frames, ignore_index=True).sort_values(["model", "task_id", "sample"])

@@ -24,7 +24,7 @@ from typing import Any
 
 from .prompts import PROMPT_TEMPLATE_VERSION, option_permutation, pick_shots, template_hash, to_original
 from .questions import LETTERS, Question
-from .runfolder import RunFolder, RunSettingsMismatch, read_rows
+from .runfolder import CHECKPOINT_S, RunFolder, RunSettingsMismatch, previous_timing, read_rows
 
 __all__ = [
     "RunConfig",
@@ -277,8 +277,8 @@ def score_questions(
     rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
     main = rank == 0
     previous = folder.manifest() or {}
-    previous_wall = float(previous.get("wall_s_total") or 0.0)
     copied = dict(previous.get("rows_copied_from") or {})
+    previous_wall, previous_timed = previous_timing(previous, sum(copied.values()))
     manifest = {"settings": settings, **_provenance(lm, cfg, questions, copied), "processes": world}
     if main:
         for src, count in copy_rows_from(reuse_from, questions, settings, folder).items():
@@ -286,7 +286,9 @@ def score_questions(
             copied[key] = copied.get(key, 0) + count
         manifest["rows_copied_from"] = copied
         folder.merge_shards()  # rows left by an interrupted parallel run
-        folder.write_manifest({**manifest, "complete": False, "wall_s_total": previous_wall})
+        folder.write_manifest(
+            {**manifest, "complete": False, "wall_s_total": previous_wall, "timed_rows": previous_timed}
+        )
     if parallel is not None:
         parallel.wait_for_everyone()
     done = folder.rows(repair=main)
@@ -301,12 +303,22 @@ def score_questions(
 
         bar = tqdm(total=len(questions), initial=len(questions) - len(todo), desc=lm.name, unit="q", dynamic_ncols=True)
     prefix_cache = PrefixCache(lm) if cfg.reusing_prefix else None
-    started = time.time()
+    started = checkpoint = time.time()
     for start in range(0, len(todo), cfg.batch_size):
         batch = todo[start : start + cfg.batch_size]
         shard.append(_score_batch(lm, batch, pool, cfg, prefix_cache))
         if bar:
             bar.update(len(batch))
+        if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
+            checkpoint = time.time()
+            folder.write_manifest(
+                {
+                    **manifest,
+                    "complete": False,
+                    "wall_s_total": round(previous_wall + checkpoint - started, 2),
+                    "timed_rows": previous_timed + start + len(batch),
+                }
+            )
     if bar:
         bar.close()
     wall = time.time() - started
@@ -317,7 +329,8 @@ def score_questions(
     folder.merge_shards()
     rows = folder.rows()
     total_wall = round(previous_wall + wall, 2)
-    scored_total = len(rows) - sum(copied.values())  # copied rows cost no time here
+    # copied rows and rows of killed runs are not timed; rows cut from the file since are not either
+    timed = min(previous_timed + len(rows) - rows_before, len(rows) - sum(copied.values()))
     manifest.update(
         {
             "complete": len(rows) == len(questions),
@@ -334,7 +347,8 @@ def score_questions(
             if prefix_cache is not None
             else None,
             "wall_s_total": total_wall,
-            "questions_per_s": round(scored_total / total_wall, 4) if total_wall and scored_total else None,
+            "timed_rows": timed,
+            "questions_per_s": round(timed / total_wall, 4) if total_wall and timed else None,
         }
     )
     folder.write_manifest(manifest)

@@ -146,3 +146,55 @@ def read_rows(
 
 def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
+
+
+# Timing. A run writes its wall time when it ends; one that is killed would write none, and its rows
+# would later count as if they had cost nothing (the speed of a resumed run came out up to 12 times
+# too high). So a single-process run also checkpoints its timing every CHECKPOINT_S seconds, and
+# speeds are computed only over rows whose time was recorded ("timed_rows").
+CHECKPOINT_S = 60.0
+
+
+def previous_timing(previous: dict, copied: int = 0) -> tuple[float, int]:
+    """``(wall seconds, rows timed)`` recorded by earlier runs into this folder.
+
+    Manifests written before ``timed_rows`` existed are read conservatively: a recorded wall time
+    that is that of the last run alone covers only that run's rows; no wall time covers none.
+
+    >>> previous_timing({"wall_s_total": 10.0, "timed_rows": 20})
+    (10.0, 20)
+    >>> previous_timing({"wall_s_total": 0.0, "rows": 900})
+    (0.0, 0)
+    >>> previous_timing({"wall_s_total": 5.0, "this_run_wall_s": 5.0, "this_run_scored": 7, "rows": 50})
+    (5.0, 7)
+    """
+    wall = float(previous.get("wall_s_total") or 0.0)
+    if "timed_rows" in previous:
+        return wall, int(previous["timed_rows"])
+    if wall == 0:
+        return 0.0, 0
+    last = previous.get("this_run_scored", previous.get("this_run_samples"))
+    if last is not None and previous.get("this_run_wall_s") == wall:
+        return wall, int(last)
+    return wall, max(0, int(previous.get("rows") or 0) - copied)
+
+
+def measured_rate(manifest: dict) -> float | None:
+    """Rows per second over the spans of a run folder whose wall time was recorded, or None.
+
+    Older manifests without ``timed_rows`` are trusted for their last run only (it timed all of
+    its own rows), else for their recorded total.
+
+    >>> measured_rate({"wall_s_total": 100.0, "timed_rows": 50})
+    0.5
+    >>> measured_rate({"wall_s_total": 2143.69, "this_run_wall_s": 2143.69, "this_run_scored": 1006, "questions_per_s": 0.933})
+    0.4693
+    """
+    wall = float(manifest.get("wall_s_total") or 0.0)
+    if "timed_rows" in manifest:
+        return round(manifest["timed_rows"] / wall, 4) if wall and manifest["timed_rows"] else None
+    last = manifest.get("this_run_scored", manifest.get("this_run_samples"))
+    last_wall = float(manifest.get("this_run_wall_s") or 0.0)
+    if last and last_wall:
+        return round(last / last_wall, 4)
+    return manifest.get("questions_per_s", manifest.get("samples_per_s"))

@@ -117,6 +117,9 @@ def test_rerun_reproduces_resume_completes_and_samples_do_not_depend_on_batch(ti
     resumed = generate(tiny, problems_file, b, "--samples", "4")
     assert resumed.returncode == 0 and "torn last line" in resumed.stderr
     assert rows(b) == rows(a)
+    manifest = json.loads((b / "manifest.json").read_text())
+    assert manifest["timed_rows"] <= 12 and manifest["this_run_samples"] == 8
+    assert manifest["samples_per_s"] == round(manifest["timed_rows"] / manifest["wall_s_total"], 4)
 
 
 def test_other_settings_refused_before_the_model_loads(tiny, problems_file, tmp_path):

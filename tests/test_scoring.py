@@ -608,3 +608,60 @@ def test_data_check_names_runs_it_cannot_rescore(tiny, questions_file, tmp_path)
     ok, report = check_dataset(tmp_path / "data", n=4)
     assert ok and "re-scored 0 committed rows" in report
     assert "not re-scored: dev-shots/" in report and "dev-split shots" in report
+
+
+@pytest.mark.parametrize("checkpoint_s", [float("inf"), 0.0])
+def test_speed_counts_only_rows_whose_time_was_recorded(tiny, questions_file, tmp_path, monkeypatch, checkpoint_s):
+    """A killed run writes no final timing; its rows must not later count as if they cost nothing."""
+    import scoring.run as run_module
+
+    real = run_module._score_batch
+    calls = []
+
+    def killed_after_three_batches(*args, **kwargs):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(run_module, "_score_batch", killed_after_three_batches)
+    monkeypatch.setattr(run_module, "CHECKPOINT_S", checkpoint_s)  # inf: no checkpoint; 0: after every batch
+    with pytest.raises(KeyboardInterrupt):
+        run_tiny(tiny, questions_file, tmp_path / "run")
+    left = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    before = len(read_done(tmp_path / "run" / "results.jsonl"))
+    assert 0 < before < 30
+    if checkpoint_s == 0:
+        assert left["timed_rows"] == before and left["wall_s_total"] > 0
+    else:
+        assert left["timed_rows"] == 0 and left["wall_s_total"] == 0
+    monkeypatch.setattr(run_module, "_score_batch", real)
+    manifest, _ = run_tiny(tiny, questions_file, tmp_path / "run")
+    timed = 30 if checkpoint_s == 0 else 30 - before
+    assert manifest["timed_rows"] == timed and manifest["this_run_scored"] == 30 - before
+    assert manifest["questions_per_s"] == round(timed / manifest["wall_s_total"], 4)
+
+
+def test_speeds_of_older_manifests_are_read_conservatively():
+    from scoring.runfolder import measured_rate, previous_timing
+
+    # written by a resumed run before timed_rows existed: 994 rows of a killed run left no wall time
+    old = {
+        "rows": 2000,
+        "wall_s_total": 2143.69,
+        "this_run_wall_s": 2143.69,
+        "this_run_scored": 1006,
+        "questions_per_s": 0.933,
+    }
+    assert measured_rate(old) == round(1006 / 2143.69, 4)
+    assert previous_timing(old) == (2143.69, 1006)
+    assert previous_timing({"rows": 994, "wall_s_total": 0.0}) == (0.0, 0)
+    generation = {
+        "rows": 164,
+        "wall_s_total": 318.73,
+        "this_run_wall_s": 318.73,
+        "this_run_samples": 13,
+        "samples_per_s": 0.5145,
+    }
+    assert measured_rate(generation) == round(13 / 318.73, 4)
+    assert measured_rate({"wall_s_total": 0.0, "timed_rows": 0}) is None
