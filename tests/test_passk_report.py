@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import binom
 
 import exactstats as es
 from exactstats.cli import main
@@ -80,5 +81,58 @@ def test_pairs_compare_models_on_shared_problems(tmp_path, capsys):
         assert r["difference"] == pytest.approx(d.mean(), abs=1e-12)
         assert r["interval95"] == pytest.approx([d.mean() - half, d.mean() + half], abs=1e-12)
         assert r["excludes_zero"] == (abs(d.mean()) > half)
+        higher, lower = int((d > 1e-12).sum()), int((d < -1e-12).sum())
+        assert (r["first_higher"], r["second_higher"]) == (higher, lower)
+        assert r["sign_test_p"] is None  # 10 samples against 6: not exchangeable, no exact sign test
     assert main(["report", str(path), "--k", "1"]) == 0
-    assert "Paired differences" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Paired differences" in out and "sign test would not be exact" in out
+
+
+def test_sign_test_with_equal_samples_against_scipy(tmp_path, capsys):
+    rng = np.random.default_rng(4)
+    path = tmp_path / "same.csv"
+    pd.concat([table(rng, 40, 8).assign(model="a"), table(rng, 40, 8).assign(model="b")]).to_csv(path, index=False)
+    assert main(["report", str(path), "--k", "1", "4", "--json"]) == 0
+    for r in json.loads(capsys.readouterr().out)["passk_pairs"]:
+        m, t = r["first_higher"] + r["second_higher"], min(r["first_higher"], r["second_higher"])
+        assert r["sign_test_p"] == pytest.approx(min(1.0, 2 * binom.cdf(t, m, 0.5)), rel=1e-12)
+
+
+def test_pairs_with_one_sample_per_problem_are_mcnemar(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    rows = [
+        {"model": m, "problem": f"P/{p}", "sample": 0, "passed": int(rng.random() < rate)}
+        for m, rate in (("a", 0.7), ("b", 0.4))
+        for p in range(80)
+    ]
+    path = tmp_path / "greedy.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    assert main(["report", str(path), "--k", "1", "--json"]) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["passk_pairs"]
+    wide = pd.DataFrame(rows).pivot(index="problem", columns="model", values="passed")
+    b, c = es.discordance(wide["a"].tolist(), wide["b"].tolist())
+    assert (pair["first_higher"], pair["second_higher"]) == (b, c)
+    assert pair["sign_test_p"] == float(es.mcnemar_p_value(b, c))
+    iv = es.paired_difference_interval(b, c, 80)
+    assert pair["interval95"] == pytest.approx([iv.lower, iv.upper])
+
+
+def test_why_no_sign_test_for_unequal_samples():
+    """At one common pass rate, 'the 10-sample count is higher' and 'the 20-sample count is higher' differ in chance."""
+    from fractions import Fraction
+    from math import comb
+
+    p = Fraction(1, 20)
+
+    def pmf(n):
+        return [comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
+
+    ten, twenty = pmf(10), pmf(20)
+    first = sum(a * b for i, a in enumerate(ten) for j, b in enumerate(twenty) if Fraction(i, 10) > Fraction(j, 20))
+    second = sum(a * b for i, a in enumerate(ten) for j, b in enumerate(twenty) if Fraction(i, 10) < Fraction(j, 20))
+    assert first != second and abs(float(first - second)) > 0.05
+    same = pmf(10)
+    assert sum(a * b for i, a in enumerate(same) for j, b in enumerate(same) if i > j) == sum(
+        a * b for i, a in enumerate(same) for j, b in enumerate(same) if i < j
+    )

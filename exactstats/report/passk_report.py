@@ -6,7 +6,9 @@ unbiased pass@k over problems (exact), and a 95% interval that treats problems a
 samples of one problem are not independent evidence, so the spread is taken across the problems'
 own estimates (clustered by problem), not across samples. With several models, each pair is also
 compared on the problems both have: the mean of the per-problem differences of pass@k, with an
-interval over problems (:func:`exactstats.paired_pass_at_k_difference`).
+interval over problems (:func:`exactstats.paired_pass_at_k_difference`), and, where both drew the
+same number of samples of every problem, the exact sign test on the problems where one model's
+pass@k is higher (with one sample per problem, McNemar's test).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pandas as pd
 
 from .._normal import z_value_float
 from .._validate import ExactStatsError
+from ..paired import mcnemar_p_value
 from ..passk import mean_pass_at_k, paired_pass_at_k_difference, pass_at_k
 
 
@@ -122,6 +125,15 @@ def passk_pairs(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> li
                 if k > smallest:
                     continue  # passk_summary already refused k above any model's fewest samples
                 iv = paired_pass_at_k_difference(a, b, k, confidence=confidence)
+                # The exact sign test: problems where first's pass@k is higher vs lower, ties dropped. Under
+                # equal pass rates the two estimates of a problem are exchangeable only when both models drew
+                # the same number of samples; otherwise (say 20 against 10) one estimate is coarser than the
+                # other and "higher" is not a fair coin, so no sign test is given.
+                same_n = all(na == nb for (na, _), (nb, _) in zip(a, b))
+                first_values = [pass_at_k(n, c, k) for n, c in a]
+                second_values = [pass_at_k(n, c, k) for n, c in b]
+                higher = sum(x > y for x, y in zip(first_values, second_values))
+                lower = sum(x < y for x, y in zip(first_values, second_values))
                 rows.append(
                     {
                         "first": first,
@@ -132,6 +144,9 @@ def passk_pairs(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> li
                         "difference_exact": str(iv.difference) if len(str(iv.difference)) <= 60 else None,
                         "interval95": [iv.lower, iv.upper],
                         "excludes_zero": bool(iv.lower > 0 or iv.upper < 0),
+                        "first_higher": higher,
+                        "second_higher": lower,
+                        "sign_test_p": float(mcnemar_p_value(higher, lower)) if same_n else None,
                     }
                 )
     return rows
@@ -150,17 +165,27 @@ def to_text(rows: list[dict], pairs: list[dict] | None = None) -> str:
     if pairs:
         lines += [
             "",
-            "Paired differences (first minus second, on the problems both have; 95% interval over problems):",
+            "Paired differences (first minus second, on the problems both have; 95% interval over problems;",
+            "sign test: problems where each is higher, ties dropped, exact two-sided p):",
             "",
-            "| first | second | k | problems | difference | 95% | excludes 0 |",
-            "|---|---|---|---|---|---|---|",
+            "| first | second | k | problems | difference | 95% | excludes 0 | higher: first / second | sign test p |",
+            "|---|---|---|---|---|---|---|---|---|",
         ]
         for r in pairs:
             lo, hi = r["interval95"]
             lines.append(
                 f"| {r['first']} | {r['second']} | {r['k']} | {r['problems']} | {r['difference']:+.4f} | "
-                f"[{lo:+.4f}, {hi:+.4f}] | {'yes' if r['excludes_zero'] else 'no'} |"
+                f"[{lo:+.4f}, {hi:+.4f}] | {'yes' if r['excludes_zero'] else 'no'} | "
+                f"{r['first_higher']} / {r['second_higher']} | "
+                + ("—" if r["sign_test_p"] is None else f"{r['sign_test_p']:.3g}")
+                + " |"
             )
+        if any(r["sign_test_p"] is None for r in pairs):
+            lines += [
+                "",
+                "—: the two models drew different numbers of samples of some problem, so their estimates are not",
+                "exchangeable under equal pass rates and the sign test would not be exact; the interval still holds.",
+            ]
     elif pairs is not None and len({r["model"] for r in rows}) > 1:
         lines += ["", "No pair of models shares two or more problems: no paired comparison."]
     return "\n".join(lines) + "\n"
