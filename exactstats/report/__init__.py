@@ -68,11 +68,11 @@ def main(args: argparse.Namespace) -> None:
     from .render import to_html, to_json, to_markdown
 
     if len(args.inputs) == 1 and _is_passk_file(args.inputs[0]):
-        from .passk_report import passk_pairs, passk_summary, read_passk_table, to_text
+        from .passk_report import passk_pairs, passk_summary, problem_counts, read_passk_table, to_text
 
-        table = read_passk_table(args.inputs[0])
-        rows = passk_summary(table, args.k)
-        pairs = passk_pairs(table, args.k)
+        counts = problem_counts(read_passk_table(args.inputs[0]))
+        rows = passk_summary(counts, args.k)
+        pairs = passk_pairs(counts, args.k)
         print(
             json.dumps({"passk": rows, "passk_pairs": pairs}) if args.json else to_text(rows, pairs),
             end="\n" if args.json else "",

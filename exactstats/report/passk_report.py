@@ -14,6 +14,7 @@ pass@k is higher (with one sample per problem, McNemar's test).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import pandas as pd
 from .._normal import z_value_float
 from .._validate import ExactStatsError
 from ..paired import mcnemar_p_value
-from ..passk import mean_pass_at_k, paired_pass_at_k_difference, pass_at_k
+from ..passk import _mean_difference_interval, _pass_at_k_differences, pass_at_k
 
 
 def read_passk_table(path: str | Path) -> pd.DataFrame:
@@ -76,20 +77,30 @@ def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
     return out
 
 
-def passk_summary(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> list[dict]:
+def problem_counts(df: pd.DataFrame) -> dict[str, dict[str, tuple[int, int]]]:
+    """Per model, per problem: ``(n, c)``, samples drawn and samples passed (one groupby for all models)."""
+    agg = df.groupby(["model", "problem"], sort=True)["passed"].agg(["size", "sum"])
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for (model, problem), n, c in zip(agg.index, agg["size"], agg["sum"]):
+        out.setdefault(str(model), {})[str(problem)] = (int(n), int(c))
+    return out
+
+
+def passk_summary(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95") -> list[dict]:
     """Per model and k: exact mean pass@k over problems and an interval clustered by problem."""
     z = z_value_float(confidence)
     rows = []
-    for model, group in df.groupby("model", sort=True):
-        table = [(int(len(g)), int(g["passed"].sum())) for _, g in group.groupby("problem")]
+    for model, by_problem in counts.items():
+        table = list(by_problem.values())
         smallest = min(n for n, _ in table)
         for k in ks:
             if k > smallest:
                 raise ExactStatsError(
                     f"k must be <= the fewest samples of any problem ({smallest}) for model {model!r}, got {k}"
                 )
-            mean = mean_pass_at_k(table, k)
-            values = np.array([float(pass_at_k(n, c, k)) for n, c in table])
+            exact = [pass_at_k(n, c, k) for n, c in table]
+            mean = sum(exact, Fraction(0)) / len(exact)
+            values = np.array([float(v) for v in exact])
             half = z * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
             rows.append(
                 {
@@ -105,35 +116,29 @@ def passk_summary(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> 
     return rows
 
 
-def passk_pairs(df: pd.DataFrame, ks: list[int], confidence: str = "0.95") -> list[dict]:
+def passk_pairs(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95") -> list[dict]:
     """Per pair of models and k: the paired difference of mean pass@k on the problems both have."""
-    tables = {
-        model: {problem: (int(len(g)), int(g["passed"].sum())) for problem, g in group.groupby("problem")}
-        for model, group in df.groupby("model", sort=True)
-    }
-    models = sorted(tables)
+    models = sorted(counts)
     rows = []
     for i, first in enumerate(models):
         for second in models[i + 1 :]:
-            shared = sorted(set(tables[first]) & set(tables[second]))
+            shared = sorted(set(counts[first]) & set(counts[second]))
             if len(shared) < 2:
                 continue  # no spread over problems to estimate; said in the text output
-            a = [tables[first][p] for p in shared]
-            b = [tables[second][p] for p in shared]
+            a = [counts[first][p] for p in shared]
+            b = [counts[second][p] for p in shared]
             smallest = min(n for n, _ in a + b)
+            # The exact sign test counts problems where first's pass@k is higher vs lower, ties dropped. Under
+            # equal pass rates the two estimates of a problem are exchangeable only when both models drew the
+            # same number of samples; otherwise (say 20 against 10) one estimate is coarser than the other and
+            # "higher" is not a fair coin, so no sign test is given.
+            same_n = all(na == nb for (na, _), (nb, _) in zip(a, b))
             for k in ks:
                 if k > smallest:
                     continue  # passk_summary already refused k above any model's fewest samples
-                iv = paired_pass_at_k_difference(a, b, k, confidence=confidence)
-                # The exact sign test: problems where first's pass@k is higher vs lower, ties dropped. Under
-                # equal pass rates the two estimates of a problem are exchangeable only when both models drew
-                # the same number of samples; otherwise (say 20 against 10) one estimate is coarser than the
-                # other and "higher" is not a fair coin, so no sign test is given.
-                same_n = all(na == nb for (na, _), (nb, _) in zip(a, b))
-                first_values = [pass_at_k(n, c, k) for n, c in a]
-                second_values = [pass_at_k(n, c, k) for n, c in b]
-                higher = sum(x > y for x, y in zip(first_values, second_values))
-                lower = sum(x < y for x, y in zip(first_values, second_values))
+                diffs = _pass_at_k_differences(a, b, k)  # once: the interval and the sign test share them
+                iv = _mean_difference_interval(diffs, confidence=confidence)
+                higher, lower = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
                 rows.append(
                     {
                         "first": first,
