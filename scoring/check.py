@@ -66,17 +66,16 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
                 total += 1
     problems, worst, checked = [], 0.0, 0
     loaded: dict[tuple, object] = {}
-    settings_of = {group: committed[group]["settings"] for group in picked}  # legacy defaults filled in
 
     def model_key(group: tuple[str, str]) -> tuple:
-        st = settings_of[group]
+        st = committed[group]["settings"]  # recorded_settings: legacy defaults filled in
         return (st["model_source"], st["dtype"], st["letter_spelling"])
 
     # groups that need the same loaded model run together: each model is loaded once per spelling
     for (condition, model), ids in sorted(picked.items(), key=lambda kv: model_key(kv[0])):
         if not ids:
             continue
-        settings = settings_of[(condition, model)]
+        settings = committed[(condition, model)]["settings"]
         key = model_key((condition, model))
         if key not in loaded:
             loaded.clear()  # one model in memory at a time

@@ -229,9 +229,7 @@ def generate_completions(
         "processes": world,
     }
     if rank == 0:
-        folder.write_manifest(
-            {**manifest, "complete": False, "wall_s_total": previous_wall, "timed_rows": previous_timed}
-        )
+        folder.write_progress(manifest, previous_wall, previous_timed)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -269,14 +267,7 @@ def generate_completions(
             bar.update(1)
         if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
             checkpoint = time.time()
-            folder.write_manifest(
-                {
-                    **manifest,
-                    "complete": False,
-                    "wall_s_total": round(previous_wall + checkpoint - started, 2),
-                    "timed_rows": previous_timed + generated,
-                }
-            )
+            folder.write_progress(manifest, previous_wall + checkpoint - started, previous_timed + generated)
     if bar:
         bar.close()
     wall = time.time() - started

@@ -286,9 +286,7 @@ def score_questions(
             copied[key] = copied.get(key, 0) + count
         manifest["rows_copied_from"] = copied
         folder.merge_shards()  # rows left by an interrupted parallel run
-        folder.write_manifest(
-            {**manifest, "complete": False, "wall_s_total": previous_wall, "timed_rows": previous_timed}
-        )
+        folder.write_progress(manifest, previous_wall, previous_timed)
     if parallel is not None:
         parallel.wait_for_everyone()
     done = folder.rows(repair=main)
@@ -311,14 +309,7 @@ def score_questions(
             bar.update(len(batch))
         if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
             checkpoint = time.time()
-            folder.write_manifest(
-                {
-                    **manifest,
-                    "complete": False,
-                    "wall_s_total": round(previous_wall + checkpoint - started, 2),
-                    "timed_rows": previous_timed + start + len(batch),
-                }
-            )
+            folder.write_progress(manifest, previous_wall + checkpoint - started, previous_timed + start + len(batch))
     if bar:
         bar.close()
     wall = time.time() - started

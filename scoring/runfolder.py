@@ -101,6 +101,10 @@ class RunFolder:
             (self.folder / "shards").rmdir()
         return len(added)
 
+    def write_progress(self, manifest: dict, wall_s: float, timed_rows: int) -> None:
+        """The manifest of a run still going: not complete, with the wall time and rows timed so far."""
+        self.write_manifest({**manifest, "complete": False, "wall_s_total": round(wall_s, 2), "timed_rows": timed_rows})
+
     def write_manifest(self, manifest: dict) -> None:
         """Written whole to a temporary file, then renamed: a crash never leaves half a manifest."""
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -158,8 +162,9 @@ CHECKPOINT_S = 60.0
 def previous_timing(previous: dict, copied: int = 0) -> tuple[float, int]:
     """``(wall seconds, rows timed)`` recorded by earlier runs into this folder.
 
-    Manifests written before ``timed_rows`` existed are read conservatively: a recorded wall time
-    that is that of the last run alone covers only that run's rows; no wall time covers none.
+    Manifests written before ``timed_rows`` existed are read conservatively: where the last run's
+    own wall time and rows are recorded, only they count (an earlier run may have been killed);
+    no wall time covers no rows.
 
     >>> previous_timing({"wall_s_total": 10.0, "timed_rows": 20})
     (10.0, 20)
@@ -174,27 +179,19 @@ def previous_timing(previous: dict, copied: int = 0) -> tuple[float, int]:
     if wall == 0:
         return 0.0, 0
     last = previous.get("this_run_scored", previous.get("this_run_samples"))
-    if last is not None and previous.get("this_run_wall_s") == wall:
-        return wall, int(last)
+    last_wall = float(previous.get("this_run_wall_s") or 0.0)
+    if last and last_wall:
+        return last_wall, int(last)
     return wall, max(0, int(previous.get("rows") or 0) - copied)
 
 
 def measured_rate(manifest: dict) -> float | None:
     """Rows per second over the spans of a run folder whose wall time was recorded, or None.
 
-    Older manifests without ``timed_rows`` are trusted for their last run only (it timed all of
-    its own rows), else for their recorded total.
-
     >>> measured_rate({"wall_s_total": 100.0, "timed_rows": 50})
     0.5
-    >>> measured_rate({"wall_s_total": 2143.69, "this_run_wall_s": 2143.69, "this_run_scored": 1006, "questions_per_s": 0.933})
+    >>> measured_rate({"wall_s_total": 2143.69, "this_run_wall_s": 2143.69, "this_run_scored": 1006, "rows": 2000})
     0.4693
     """
-    wall = float(manifest.get("wall_s_total") or 0.0)
-    if "timed_rows" in manifest:
-        return round(manifest["timed_rows"] / wall, 4) if wall and manifest["timed_rows"] else None
-    last = manifest.get("this_run_scored", manifest.get("this_run_samples"))
-    last_wall = float(manifest.get("this_run_wall_s") or 0.0)
-    if last and last_wall:
-        return round(last / last_wall, 4)
-    return manifest.get("questions_per_s", manifest.get("samples_per_s"))
+    wall, timed = previous_timing(manifest, sum((manifest.get("rows_copied_from") or {}).values()))
+    return round(timed / wall, 4) if wall and timed else None
