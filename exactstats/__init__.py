@@ -36,6 +36,7 @@ Function                                    What it computes
 :func:`paired_equivalence_p_value`          exact paired TOST / non-inferiority on discordant pairs
 :func:`paired_equivalence_power`            its exact power
 :func:`remove_letter_prior_float`           letter bias divided out of stored probabilities
+:func:`expected_best_accuracy`              what "report the best of m scores" adds, exactly
 :func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
 :func:`battle_counts`, :func:`sign_test`    arena win counts and the exact sign test
 :func:`bt_mle_exists`                       does the Bradley-Terry estimate exist (Zermelo/Ford)
@@ -189,6 +190,7 @@ from .resampling import (
     top_stays_top_float,
     top_three_keep_order_float,
 )
+from .selection import expected_best_accuracy, expected_best_accuracy_float
 from .voting import (
     ACCURACY_TIE_RULES,
     VOTE_TIE_RULES,
@@ -304,6 +306,8 @@ __all__ = [
     "Calibration",
     "brier_score",
     "brier_score_float",
+    "expected_calibration_error_float",
+    "reliability_float",
     # equivalence
     "EQUIVALENCE_ALTERNATIVES",
     "paired_equivalence_p_value",
@@ -315,8 +319,9 @@ __all__ = [
     "letter_prior_float",
     "remove_letter_prior_float",
     "average_over_orders_float",
-    "expected_calibration_error_float",
-    "reliability_float",
+    # reporting the best of several scores
+    "expected_best_accuracy",
+    "expected_best_accuracy_float",
     # arenas
     "WINNERS",
     "ARENA_TIE_RULES",

@@ -77,6 +77,8 @@ def test_python_api_refuses_with_one_error_class():
         lambda: es.pass_at_k(10**18, 10**17, 10**9),
         lambda: es.expected_pass_at_k(10**6, 1, "0.5", estimator="plugin"),
         lambda: es.wilson_interval(7, 10, z="2", confidence="0.9"),
+        lambda: es.expected_best_accuracy(10**6, "1/4", 2),
+        lambda: es.expected_best_accuracy(100, "1/4", 10**9),
     ):
         with pytest.raises(es.ExactStatsError):
             call()
@@ -91,6 +93,9 @@ def test_float_twins_named_in_refusals_agree_with_exact_where_both_run():
         assert es.expected_pass_at_k_float(20, 5, "0.3", est) == pytest.approx(
             float(es.expected_pass_at_k(20, 5, "0.3", est)), rel=1e-12
         )
+    assert es.expected_best_accuracy_float(3000, "0.3", 3) == pytest.approx(
+        float(es.expected_best_accuracy(3000, "0.3", 3)), rel=1e-12
+    )
 
 
 # --- report inputs ----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import sys
 
 import numpy as np
+import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "book"))
@@ -100,3 +101,13 @@ def test_a_chapter_guard_fails_the_build_when_the_data_change(tmp_path):
     cell = int(last.filename.rsplit(" ", 1)[1])
     line = code_cells("difference")[cell].splitlines()[last.lineno - 1]
     assert '"not separated" below' in line, line  # the guard of the sentence the change falsified
+
+
+def test_format_sentence_needs_both_kinds_of_model():
+    both = prose.format_choice({"big": 14.8}, ["tiny", "small"])
+    assert "big gains 14.8 points" in both and "tiny and small are at chance" in both and "they have" in both
+    assert "small is at chance" in prose.format_choice({"big": 3.0}, ["small"])
+    assert prose.format_choice({}, ["tiny"]) == ""  # no model gains from letters: nothing to contrast
+    assert prose.format_choice({"big": 14.8}, []) == ""  # every model reads letters: nothing to contrast
+    with pytest.raises(ValueError, match="letter_gains"):
+        prose.format_choice({"big": -2.0}, ["tiny"])  # the answer text was better: the sentence would be false

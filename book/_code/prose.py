@@ -81,3 +81,21 @@ def letter_bias(phi_original: float, phi_shuffled: float) -> str:
             "shuffles."
         )
     return "Here letter bias leaves mean phi about where the per-model shuffles put it."
+
+
+def format_choice(letter_gains: dict[str, float], letters_at_chance: list[str]) -> str:
+    """Which format suits which model: models whose letters beat their answer text (gain in points,
+    each beyond the exact paired test) next to models whose letters are at chance. Empty unless both
+    kinds are present, since only then do the formats treat the models differently."""
+    if any(g <= 0 for g in letter_gains.values()):
+        raise ValueError(f"letter_gains must be positive (letters better than the answer text), got {letter_gains}")
+    if not letter_gains or not letters_at_chance:
+        return ""
+    gains = ", ".join(f"{m} gains {g:.1f} points" for m, g in letter_gains.items())
+    one = len(letters_at_chance) == 1
+    names = ", ".join(letters_at_chance[:-1]) + " and " + letters_at_chance[-1] if not one else letters_at_chance[0]
+    return (
+        f"The two formats do not treat the models alike. Shown the options and asked for a letter, {gains} "
+        f"over scoring its answer text; {names} {'is' if one else 'are'} at chance with letters, "
+        f"and whatever signal {'it has' if one else 'they have'} shows only in the answer text. "
+    )
