@@ -618,11 +618,15 @@ def test_speed_counts_only_rows_whose_time_was_recorded(tiny, questions_file, tm
     real = run_module._score_batch
     calls = []
 
+    def slow(*args, **kwargs):  # the tiny model is so fast that a run's wall time could round to 0.00 s
+        time.sleep(0.02)
+        return real(*args, **kwargs)
+
     def killed_after_three_batches(*args, **kwargs):
         calls.append(1)
         if len(calls) > 3:
             raise KeyboardInterrupt
-        return real(*args, **kwargs)
+        return slow(*args, **kwargs)
 
     monkeypatch.setattr(run_module, "_score_batch", killed_after_three_batches)
     monkeypatch.setattr(run_module, "CHECKPOINT_S", checkpoint_s)  # inf: no checkpoint; 0: after every batch
@@ -635,7 +639,7 @@ def test_speed_counts_only_rows_whose_time_was_recorded(tiny, questions_file, tm
         assert left["timed_rows"] == before and left["wall_s_total"] > 0
     else:
         assert left["timed_rows"] == 0 and left["wall_s_total"] == 0
-    monkeypatch.setattr(run_module, "_score_batch", real)
+    monkeypatch.setattr(run_module, "_score_batch", slow)
     manifest, _ = run_tiny(tiny, questions_file, tmp_path / "run")
     timed = 30 if checkpoint_s == 0 else 30 - before
     assert manifest["timed_rows"] == timed and manifest["this_run_scored"] == 30 - before
