@@ -25,7 +25,7 @@ from ._validate import as_int, as_probability, refuse_if_too_big
 
 __all__ = ["expected_best_accuracy", "expected_best_accuracy_float"]
 
-# questions x bits of the largest integer: about 2 s of exact work at the limit on a laptop core
+# questions x bits of the largest integer: about a second of exact work at the limit on one core
 _WORK_LIMIT = 300_000_000
 
 
@@ -60,15 +60,16 @@ def expected_best_accuracy(questions: int, accuracy: Any, evaluations: int = 2) 
         "expected_best_accuracy_float",
         limit=_WORK_LIMIT // n,
     )
-    whole = d**n  # P(X = j) = C(n, j) a**j (d-a)**(n-j) / d**n
+    # P(X = j) = C(n, j) a**j (d-a)**(n-j) / d**n; sum over k of P(max >= k) = n - sum over k of P(X <= k-1)**m
     term = (d - a) ** n  # the numerator at j = 0, then the next one by the ratio of neighbours
     below = 0  # d**n * P(X <= k-1)
-    tail = 0  # d**(n*m) * sum over k of P(max >= k)
+    below_m = 0  # d**(n*m) * sum over k of P(X <= k-1)**m
     for k in range(1, n + 1):
         below += term
-        tail += whole**m - below**m
+        below_m += below**m
         term = term * (n - k + 1) * a // (k * (d - a))  # exact: each numerator is an integer
-    return Fraction(tail, whole**m * n)
+    whole_m = d ** (n * m)
+    return Fraction(n * whole_m - below_m, whole_m * n)
 
 
 def expected_best_accuracy_float(questions: int, accuracy: Any, evaluations: int = 2) -> float:

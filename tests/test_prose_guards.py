@@ -111,3 +111,7 @@ def test_format_sentence_needs_both_kinds_of_model():
     assert prose.format_choice({"big": 14.8}, []) == ""  # every model reads letters: nothing to contrast
     with pytest.raises(ValueError, match="letter_gains"):
         prose.format_choice({"big": -2.0}, ["tiny"])  # the answer text was better: the sentence would be false
+
+
+def test_names_lists_read_as_a_sentence():
+    assert [prose.names(x) for x in (["a"], ["a", "b"], ["a", "b", "c"])] == ["a", "a and b", "a, b and c"]

@@ -10,6 +10,11 @@ from __future__ import annotations
 NEAR = 0.02  # intervals that change by less than 2% on average are "barely changed"
 
 
+def names(items: list[str]) -> str:
+    """A list for a sentence: "a", "a and b", "a, b and c"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
 def wilson_vs_clt(max_gap_points: float) -> str:
     """How far the Wilson and CLT intervals of our models are apart, in points."""
     if max_gap_points < 0.2:
@@ -93,9 +98,8 @@ def format_choice(letter_gains: dict[str, float], letters_at_chance: list[str]) 
         return ""
     gains = ", ".join(f"{m} gains {g:.1f} points" for m, g in letter_gains.items())
     one = len(letters_at_chance) == 1
-    names = ", ".join(letters_at_chance[:-1]) + " and " + letters_at_chance[-1] if not one else letters_at_chance[0]
     return (
         f"The two formats do not treat the models alike. Shown the options and asked for a letter, {gains} "
-        f"over scoring its answer text; {names} {'is' if one else 'are'} at chance with letters, "
+        f"over scoring its answer text; {names(letters_at_chance)} {'is' if one else 'are'} at chance with letters, "
         f"and whatever signal {'it has' if one else 'they have'} shows only in the answer text. "
     )
