@@ -33,8 +33,14 @@ Function                                    What it computes
 :func:`top_stays_top_float`                 how often #1 stays #1 when questions are redrawn
 :func:`redraw_win_probability`              the same for two models, exactly
 :func:`split_half_two_models`               split-half winner and its leads, two models, exactly
-:func:`paired_equivalence_p_value`          exact paired TOST / non-inferiority on discordant pairs
-:func:`paired_equivalence_power`            its exact power
+:func:`paired_equivalence_p_value`          paired TOST / non-inferiority that holds its level
+:func:`paired_equivalence_power`            its exact power (at the null: its exact size)
+:func:`conditional_equivalence_p_value`     the conditional TOST on the discordant share
+:func:`interval_coverage`                   exact coverage of Wald, Wilson, Agresti-Coull, Clopper-Pearson
+:func:`coverage_table`                      that coverage on a grid, with its worst point
+:func:`paired_interval_coverage`            exact coverage of the paired difference interval
+:func:`exact_size`                          exact size of a paired test at a discordance rate
+:func:`size_table`                          that size on a grid, with a bound over every rate
 :func:`remove_letter_prior_float`           letter bias divided out of stored probabilities
 :func:`expected_best_accuracy`              what "report the best of m scores" adds, exactly
 :func:`majority_vote_accuracy`              panel plurality vote, ties credited exactly
@@ -114,10 +120,14 @@ from .debias import (
 )
 from .equivalence import (
     EQUIVALENCE_ALTERNATIVES,
+    NUISANCE_LEVEL,
+    conditional_equivalence_p_value,
+    discordance_upper_bound,
     paired_equivalence_p_value,
     paired_equivalence_p_value_float,
     paired_equivalence_power,
     paired_equivalence_power_float,
+    rejection_region,
 )
 from .errorbars import (
     CLUSTER_CORRECTIONS,
@@ -136,6 +146,23 @@ from .errorbars import (
     wilson_interval,
     wilson_interval_float,
     z_value_float,
+)
+from .levels import (
+    INTERVAL_METHODS,
+    PAIRED_TESTS,
+    CoverageTable,
+    SizeTable,
+    conditional_sizes,
+    coverage_table,
+    exact_size,
+    exact_size_float,
+    interval_coverage,
+    interval_coverage_float,
+    interval_covers,
+    paired_interval_coverage,
+    paired_interval_coverage_float,
+    paired_rejection_probability,
+    size_table,
 )
 from .paired import (
     ALTERNATIVES,
@@ -314,6 +341,26 @@ __all__ = [
     "paired_equivalence_p_value_float",
     "paired_equivalence_power",
     "paired_equivalence_power_float",
+    "NUISANCE_LEVEL",
+    "conditional_equivalence_p_value",
+    "discordance_upper_bound",
+    "rejection_region",
+    # levels and coverage
+    "INTERVAL_METHODS",
+    "PAIRED_TESTS",
+    "CoverageTable",
+    "SizeTable",
+    "interval_covers",
+    "interval_coverage",
+    "interval_coverage_float",
+    "coverage_table",
+    "paired_interval_coverage",
+    "paired_interval_coverage_float",
+    "paired_rejection_probability",
+    "conditional_sizes",
+    "exact_size",
+    "exact_size_float",
+    "size_table",
     # letter bias
     "displayed_probabilities_float",
     "letter_prior_float",

@@ -95,6 +95,8 @@ REGISTRY = {
             },
         },
     ),
+    "2.6": ("ex-diff-6", "decimal", {"places": 4, "hash": "f5d44f734d8b5c9afa822bb356d1c1a5"}),
+    "2.7": ("ex-diff-7", "decimal", {"places": 4, "hash": "34b1d43460315de640fc9bc9439550db"}),
     "3.1": ("ex-passk-1", "list", {"hash": "002e5a1a6e9f8f309322172fcd39c72f"}),
     "3.2": (
         "ex-passk-2",

@@ -157,6 +157,15 @@ def same_length(name_a: str, a: Sequence, name_b: str, b: Sequence) -> None:
         raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
 
 
+def as_cell_probabilities(p_b: Any, p_c: Any) -> tuple[Fraction, Fraction]:
+    """The chances of the two discordant cells of a paired comparison: each in [0, 1], their sum at most 1."""
+    pb = as_probability(p_b, "p_b")
+    pc = as_probability(p_c, "p_c")
+    if pb + pc > 1:
+        raise ExactStatsError(f"p_b + p_c must be <= 1, got {pb + pc}")
+    return pb, pc
+
+
 def refuse_if_too_big(bits: float, what: str, twin: str, limit: int = MAX_EXACT_BITS) -> None:
     """Refuse exact work whose integers would exceed ``limit`` bits, naming the float twin."""
     if bits > limit:

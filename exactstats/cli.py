@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|power|neff|wilson|prove|check|arena|report ...``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -118,11 +118,102 @@ def cmd_equivalence(args: argparse.Namespace) -> None:
 
     alternative = "non-inferiority" if args.non_inferiority else "equivalence"
     alpha = as_probability(args.alpha, "alpha", open_low=True, open_high=True)
-    p = paired_equivalence_p_value(args.b, args.c, args.n, args.margin, alternative=alternative)
+    p = paired_equivalence_p_value(
+        args.b, args.c, args.n, args.margin, alternative=alternative, nuisance_level=args.nuisance_level
+    )
     claim = "equivalent" if alternative == "equivalence" else "not worse"
     decision = f"{claim} within {args.margin} at level {args.alpha}" if p <= alpha else f"{claim}: not shown"
-    text = f"exact paired {alternative} p  {_show(p, args.exact)}\n{decision}"
-    _emit(args, p, safe_float(p), text, alternative=alternative, margin=args.margin, rejected=p <= alpha)
+    text = (
+        f"exact paired {alternative} p  {_show(p, args.exact)}\n{decision}\n"
+        f"(valid for any discordance rate; includes the nuisance level {args.nuisance_level}, so p >= it)"
+    )
+    _emit(
+        args,
+        p,
+        safe_float(p),
+        text,
+        alternative=alternative,
+        margin=args.margin,
+        nuisance_level=args.nuisance_level,
+        rejected=p <= alpha,
+    )
+
+
+def _figure(path: str, xs: list, ys: list, xlabel: str, ylabel: str, level: float, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    ax.plot([float(x) for x in xs], [float(y) for y in ys], marker=".", lw=1)
+    ax.axhline(level, color="grey", ls="--", lw=1)
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def cmd_coverage(args: argparse.Namespace) -> None:
+    from .levels import coverage_table
+
+    t = coverage_table(args.method, args.n, grid=args.grid, confidence=args.confidence)
+    if args.figure:
+        title = f"{args.method}, n = {t.n}: exact coverage"
+        _figure(
+            args.figure,
+            [p for p, _ in t.points],
+            [c for _, c in t.points],
+            "true accuracy p",
+            "coverage",
+            float(t.confidence),
+            title,
+        )
+    if args.json:
+        print(json.dumps(t.to_json()))
+        return
+    lines = [
+        f"{args.method} interval, n = {t.n}, confidence {t.confidence}: exact coverage at p = "
+        f"{t.points[0][0]} .. {t.points[-1][0]}",
+        f"  lowest on the grid  {_show(t.minimum, args.exact)}  at p = {t.at}",
+        f"  grid points under {t.confidence}  {t.below_nominal} of {len(t.points)}",
+        f"  note: {t.note}",
+    ]
+    if args.rows:
+        lines += [f"  p = {str(p):>9}  coverage {float(c):.6f}" for p, c in t.points]
+    print("\n".join(lines))
+
+
+def cmd_size(args: argparse.Namespace) -> None:
+    from .levels import size_table
+
+    t = size_table(args.test, args.n, grid=args.grid, alpha=args.alpha, margin=args.margin)
+    if args.figure:
+        title = f"{args.test}, n = {t.n}: exact size"
+        _figure(
+            args.figure,
+            [q for q, _ in t.points],
+            [s for _, s in t.points],
+            "discordance rate q",
+            "size",
+            float(t.alpha),
+            title,
+        )
+    if args.json:
+        print(json.dumps(t.to_json()))
+        return
+    lines = [
+        f"{args.test} test, n = {t.n}, alpha {t.alpha}"
+        + (f", margin {t.margin}" if t.margin is not None else "")
+        + f": exact size at the null, q = {t.points[0][0]} .. {t.points[-1][0]}",
+        f"  largest on the grid  {_show(t.largest, args.exact)}  at q = {t.at}",
+        "  bound for every q    " + ("none known" if t.bound is None else _show(t.bound, args.exact)),
+        f"  ({t.bound_reason})",
+        f"  holds its level: {'yes' if t.holds else 'NO'}",
+    ]
+    if args.rows:
+        lines += [f"  q = {str(q):>9}  size {float(v):.6g}" for q, v in t.points]
+    print("\n".join(lines))
 
 
 def cmd_power(args: argparse.Namespace) -> None:
@@ -269,6 +360,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--non-inferiority", action="store_true", help="one-sided: is the first model worse by less than MARGIN?"
     )
+
+    p.add_argument(
+        "--nuisance-level",
+        default="0.001",
+        help="chance allowed for the discordance rate to escape its bound; added to the p-value (default 0.001)",
+    )
+
+    from .levels import INTERVAL_METHODS, PAIRED_TESTS
+
+    p = add("coverage", cmd_coverage, "exact coverage of a binomial interval method on a grid of true accuracies")
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = (
+        "methods: " + "; ".join(f"{k}: {v}" for k, v in INTERVAL_METHODS.items()) + "\n"
+        "examples:\n  exactstats coverage wald --n 30\n  exactstats coverage clopper-pearson --n 30 --rows\n"
+        "  exactstats coverage wilson --n 100 --grid 1000 --json\n" + EPILOG
+    )
+    p.add_argument("method", choices=tuple(INTERVAL_METHODS))
+    p.add_argument("--n", required=True, help="questions")
+    p.add_argument("--grid", default="100", help="p = 1/GRID, 2/GRID, ..., 1 - 1/GRID (default 100)")
+    p.add_argument("--confidence", default="0.95", help="confidence level (default 0.95)")
+    p.add_argument("--rows", action="store_true", help="print the coverage at every grid point")
+    p.add_argument("--figure", help="also draw coverage against p into this PNG file")
+
+    p = add("size", cmd_size, "exact size of a paired test at its null, on a grid of discordance rates")
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = (
+        "tests: " + "; ".join(f"{k}: {v}" for k, v in PAIRED_TESTS.items()) + "\n"
+        "examples:\n  exactstats size mcnemar-mid-p --n 60 --grid 50\n"
+        "  exactstats size equivalence --n 2000 --margin 0.01 --grid 1000 --json\n" + EPILOG
+    )
+    p.add_argument("test", choices=tuple(PAIRED_TESTS))
+    p.add_argument("--n", required=True, help="questions")
+    p.add_argument("--grid", default="100", help="q = 1/GRID, ..., 1 - 1/GRID (from the margin up; default 100)")
+    p.add_argument("--alpha", default="0.05", help="level (default 0.05)")
+    p.add_argument("--margin", help="the margin of the equivalence and non-inferiority tests")
+    p.add_argument("--rows", action="store_true", help="print the size at every grid point")
+    p.add_argument("--figure", help="also draw size against q into this PNG file")
 
     p = add("power", cmd_power, "questions needed to detect an accuracy gap D when models disagree on a share Q")
     p.add_argument("--q", required=True, help="share of questions on which the models disagree")

@@ -21,7 +21,15 @@ import numpy as np
 
 from ._binomial import truncated_binomial_sums
 from ._normal import one_sided_z_float, z_value_float
-from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, safe_float
+from ._validate import (
+    ExactStatsError,
+    as_cell_probabilities,
+    as_choice,
+    as_fraction,
+    as_int,
+    as_probability,
+    safe_float,
+)
 
 __all__ = [
     "QuestionsNeeded",
@@ -150,14 +158,6 @@ def mcnemar_rejection_thresholds(n: int, alpha: Any = "0.05") -> list[int]:
     return thresholds
 
 
-def _cell_probs(p_b: Any, p_c: Any) -> tuple[Fraction, Fraction]:
-    pb = as_probability(p_b, "p_b")
-    pc = as_probability(p_c, "p_c")
-    if pb + pc > 1:
-        raise ExactStatsError(f"p_b + p_c must be <= 1, got {pb + pc}")
-    return pb, pc
-
-
 def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     """Exact power of the two-sided exact McNemar test at level ``alpha`` with ``n`` questions.
 
@@ -169,7 +169,7 @@ def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     0.321172
     """
     n = as_int(n, "n", minimum=1)
-    pb, pc = _cell_probs(p_b, p_c)
+    pb, pc = as_cell_probabilities(p_b, p_c)
     den = math.lcm(pb.denominator, pc.denominator)
     beta, gamma = int(pb * den), int(pc * den)
     rho = den - beta - gamma
@@ -197,7 +197,7 @@ def mcnemar_power_float(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> floa
     from scipy import stats
 
     n = as_int(n, "n", minimum=1)
-    pb, pc = _cell_probs(p_b, p_c)
+    pb, pc = as_cell_probabilities(p_b, p_c)
     ts = np.array(mcnemar_rejection_thresholds(n, alpha))
     m = np.arange(n + 1)
     disc = float(pb + pc)
@@ -222,7 +222,7 @@ def smallest_n_for_power(p_b: Any, p_c: Any, alpha: Any = "0.05", power: Any = "
     """
     target = as_probability(power, "power", open_low=True, open_high=True)
     n_max = as_int(n_max, "n_max", minimum=1)
-    pb, pc = _cell_probs(p_b, p_c)
+    pb, pc = as_cell_probabilities(p_b, p_c)
     if pb == pc:
         raise ExactStatsError("p_b and p_c must differ: with no true difference the power is the size")
     ts = np.array(mcnemar_rejection_thresholds(n_max, alpha))

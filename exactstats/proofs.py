@@ -86,6 +86,8 @@ class Step:
     cases: tuple[dict, ...] | None = None
     method: str = "simplify"
     verifier: Callable[[sp.Expr, sp.Expr], bool] | None = None
+    cross_check: bool = False  # a case-by-case check of what other steps prove in general: not part of the proof
+    finite: bool = False  # a single computation over a finite range (e.g. every m <= 200) standing for all values
 
     def _holds(self, lhs: sp.Expr, rhs: sp.Expr) -> bool:
         if self.verifier is not None:
@@ -130,20 +132,38 @@ class Proof:
                 raise ProofError(f"{self.name}, step {i}: {exc}") from None
         return True
 
+    def finite_steps(self) -> list[int]:
+        """The steps (numbered from 1) that the proof rests on and that are checked only case by case."""
+        return [i for i, step in enumerate(self.steps, 1) if (step.cases or step.finite) and not step.cross_check]
+
+    @property
+    def general(self) -> bool:
+        """True when the check proves the theorem as stated: no step of the proof is a finite check."""
+        return not self.finite_steps()
+
     def scope(self) -> str:
         """What the check establishes: a symbolic proof, or a finite check on the range each step states."""
-        finite = [i for i, step in enumerate(self.steps, 1) if step.cases]
+        finite = self.finite_steps()
+        crosses = [i for i, step in enumerate(self.steps, 1) if step.cross_check]
+        extra = (
+            f" Step{'s' if len(crosses) > 1 else ''} {', '.join(map(str, crosses))} "
+            f"{'are' if len(crosses) > 1 else 'is'} a case-by-case cross-check of the general steps, not part of "
+            "the proof."
+            if crosses
+            else ""
+        )
         if not finite:
             return (
-                "every step is a symbolic identity, or an inequality checked on the whole unit interval: "
-                "the check proves the theorem as stated."
+                "a general proof: every step is a symbolic identity, or an inequality checked on the whole unit "
+                "interval, or a cited theorem named in its justification; the check proves the theorem as stated."
+                + extra
             )
         which = ", ".join(str(i) for i in finite)
         return (
             f"step{'s' if len(finite) > 1 else ''} {which} {'are' if len(finite) > 1 else 'is'} checked case by "
             "case, on the range its justification states; for those steps the check proves the claim on that "
             "range only (the theorem is stated for all values and the general argument is the one written), "
-            "and the other steps are checked symbolically."
+            "and the other steps are checked symbolically." + extra
         )
 
     def to_myst(self, label: str | None = None) -> str:
@@ -161,8 +181,9 @@ class Proof:
         ]
         for i, s in enumerate(self.steps, 1):
             scope = f" for all {len(s.cases)} listed cases" if s.cases else ""
+            kind = "Cross-check" if s.cross_check else "Step"
             lines += [
-                f"**Step {i}.** ${s.claim}$",
+                f"**{kind} {i}.** ${s.claim}$",
                 "",
                 f"{s.justification} *(checked by SymPy: {s.method}{scope})*",
                 "",
@@ -247,12 +268,19 @@ def _passk_unbiased() -> list[Step]:
             (1 - p) ** k,
         ),
         Step(
+            r"E\left[1 - \frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = 1 - E\left[\frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = 1 - (1-p)^k",
+            "linearity of expectation and the step above, symbolic in n, k and p",
+            1 - (1 - p) ** k * (p + (1 - p)) ** m,
+            1 - (1 - p) ** k,
+        ),
+        Step(
             r"E\left[1 - \frac{\binom{n-c}{k}}{\binom{n}{k}}\right] = 1 - (1-p)^k",
-            "linearity of expectation, for every n <= 12 and 1 <= k <= n as polynomials in p",
+            "the whole statement expanded as polynomials in p, for every n <= 12 and 1 <= k <= n",
             sp.Symbol("E"),
             sp.Symbol("T"),
             cases=tuple(_passk_cases()),
             method="expand each case to the zero polynomial",
+            cross_check=True,
         ),
     ]
     return steps
@@ -432,14 +460,24 @@ def _condorcet() -> list[Step]:
     )
     pp = sp.Symbol("q", positive=True)
     kk_ = sp.Symbol("k", positive=True)
+    A, a, b0 = sp.symbols("A a b_0", nonnegative=True)
     return [
         Step(
-            r"P_{k+2}-P_k = P(S_k=m)\,p^2 - P(S_k=m+1)\,(1-p)^2,\ k = 2m+1",
-            "condition on the two added voters: the majority changes only when S_k sits at the threshold; every odd k <= 51",
+            r"P_{k+2}-P_k = \left(A + a\,(1-(1-p)^2) + b_0\,p^2\right) - (A + a) = b_0\,p^2 - a\,(1-p)^2,\ k = 2m+1",
+            "condition on the two added voters X, Y: S_k + X + Y >= m + 2 when S_k >= m + 2 (chance A), when "
+            "S_k = m + 1 (chance a) and X + Y >= 1, or when S_k = m (chance b_0 = P(S_k = m)) and X + Y = 2; "
+            "P_k = A + a. Symbolic in A, a, b_0 and p",
+            (A + a * (1 - (1 - p) ** 2) + b0 * p**2) - (A + a),
+            b0 * p**2 - a * (1 - p) ** 2,
+        ),
+        Step(
+            r"P_{k+2}-P_k = P(S_k=m)\,p^2 - P(S_k=m+1)\,(1-p)^2",
+            "the step above, expanded for every odd k <= 51",
             D,
             R,
             cases=split,
             method="expand each case",
+            cross_check=True,
         ),
         Step(
             r"\binom{2m+1}{m} = \binom{2m+1}{m+1}",
@@ -455,11 +493,19 @@ def _condorcet() -> list[Step]:
         ),
         Step(
             r"P_{k+2}-P_k = \binom{k}{\frac{k+1}{2}}p^{\frac{k+1}{2}}(1-p)^{\frac{k+1}{2}}(2p-1)",
-            "the three steps above; also checked directly for every odd k <= 51",
+            "the steps above, with P(S_k = m) = C(k, m) p^m (1-p)^{m+1}: checked directly for every odd k <= 51",
             D,
             R,
             cases=recurrence,
             method="expand each case",
+            cross_check=True,
+        ),
+        Step(
+            r"\frac{\operatorname{Var}(S_k)}{k^2(p-\frac12)^2} = \frac{p(1-p)}{k(p-\frac12)^2},\ \operatorname{Var}(S_k) = k\,p(1-p)",
+            "for p > 1/2, S_k <= k/2 implies |S_k - kp| >= k(p - 1/2); Chebyshev's inequality (a cited theorem) "
+            "bounds that chance by Var(S_k) / (k(p - 1/2))^2, and Var(S_k) is k Bernoulli variances p(1-p)",
+            kk_ * p * (1 - p) / (kk_**2 * (p - sp.Rational(1, 2)) ** 2),
+            p * (1 - p) / (kk_ * (p - sp.Rational(1, 2)) ** 2),
         ),
         Step(
             r"1 - P_k \le \frac{p(1-p)}{k(p-\frac12)^2} \text{ for } p > \tfrac12",
@@ -476,6 +522,7 @@ def _condorcet() -> list[Step]:
                 for v in (sp.Rational(3, 5), sp.Rational(7, 10), sp.Rational(9, 10))
             ),
             method="exact rational comparison",
+            cross_check=True,
         ),
         Step(
             r"\lim_{k\to\infty}\frac{p(1-p)}{k(p-\frac12)^2} = 0",
@@ -548,12 +595,14 @@ def _mcnemar() -> list[Step]:
         ),
         Step(
             r"\max_{1 \le m \le 200} P_{H_0}(p \le 0.05 \mid m) \le 0.05",
-            "size of the exact test, by enumerating every outcome for every m <= 200",
+            "size of the exact test, by enumerating every outcome for every m <= 200 (exactstats.levels computes "
+            "it for any m: conditional_sizes)",
             sp.Rational(*_as_pair(max(sizes))),
             sp.Rational(1, 20),
             relation="<=",
             verifier=lambda lhs, rhs: bool(lhs <= rhs),
             method="enumeration",
+            finite=True,
         ),
         Step(
             rf"P_{{H_0}}(p_{{mid}} \le 0.05 \mid m={worst_mid + 1}) = {sp.latex(sp.Rational(*_as_pair(mid_sizes[worst_mid])))} > 0.05",

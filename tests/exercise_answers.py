@@ -62,6 +62,8 @@ def answers() -> dict[str, tuple]:
             "exact",
         ),
         "ex-diff-5": (separated_adjacent(), "exact"),
+        "ex-diff-6": (es.interval_coverage("wald", 20, "1/10"), "decimal", 4),
+        "ex-diff-7": (es.paired_equivalence_p_value(7, 5, 400, "0.03"), "decimal", 4),
         "ex-passk-5": (es.pass_at_k_variance(5, 2, "2/5"), "exact"),
         "ex-passk-6": (
             es.paired_pass_at_k_difference([(10, 7), (10, 2), (10, 0)], [(20, 10), (20, 1), (20, 0)], 1).variance,

@@ -23,6 +23,7 @@ ALLOWED = {
     "1927": "year of Wilson's paper on the score interval (citation)",
     "1929": "year of Zermelo's paper on the Bradley-Terry estimate (citation)",
     "1957": "year of Ford's paper on its existence (citation)",
+    "1994": "year of Berger and Boos's paper on p-values maximised over a confidence set (citation)",
     "000": "seed article number",
     "001": "seed article number",
     "003": "seed article number",

@@ -26,7 +26,10 @@ def test_mcnemar_json_prints_exact_p():
         (["condorcet", "0.7", "3"], "98/125"),
         (["condorcet", "0.7", "2", "--ties", "fair"], "7/10"),
         (["neff", "7", "0.3"], "5/2"),
-        (["equivalence", "6", "4", "100", "--margin", "0.02"], "6032416/9765625"),
+        (
+            ["equivalence", "6", "4", "100", "--margin", "0.02"],
+            "693621826160310633017500380827347813873851702427567/929216644493630228160039328239918621826171875000000",
+        ),
         (["power", "--q", "0.2", "--d", "0.0185", "--z-alpha", "1.96", "--z-power", "0.84"], "6272000/1369"),
     ],
 )
@@ -43,13 +46,34 @@ def test_power_json_has_n(capsys):
 
 
 def test_equivalence_decision(capsys):
-    assert main(["equivalence", "30", "28", "2000", "--margin", "0.01", "--json"]) == 0
+    assert main(["equivalence", "30", "28", "2000", "--margin", "0.02", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["rejected"] is True and out["alternative"] == "equivalence" and 0.010 < out["decimal"] < 0.0102
-    assert main(["equivalence", "30", "28", "2000", "--margin", "0.01", "--alpha", "0.01"]) == 0
+    assert out["rejected"] is True and out["alternative"] == "equivalence" and 0.0013 < out["decimal"] < 0.0014
+    assert out["nuisance_level"] == "0.001"
+    assert main(["equivalence", "30", "28", "2000", "--margin", "0.01"]) == 0  # p = 0.077
     assert "equivalent: not shown" in capsys.readouterr().out
     assert main(["equivalence", "60", "28", "2000", "--margin", "0.01", "--non-inferiority"]) == 0
     assert "not worse within 0.01" in capsys.readouterr().out
+    # the case: 4 of 100 questions won by one model used to print p = 0, "equivalent"
+    assert main(["equivalence", "4", "0", "100", "--margin", "0.05", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] == "1" and out["rejected"] is False
+
+
+def test_coverage_and_size_commands(capsys, tmp_path):
+    assert main(["coverage", "wald", "--n", "30", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["minimum"]["at_p"] == "1/100" and 0.25 < out["minimum"]["decimal"] < 0.27 and len(out["points"]) == 99
+    assert "tends to 0" in out["note"]
+    assert main(["coverage", "clopper-pearson", "--n", "30", "--rows", "--figure", str(tmp_path / "c.png")]) == 0
+    text = capsys.readouterr().out
+    assert "grid points under 19/20  0 of 99" in text and "p =      1/50" in text
+    assert (tmp_path / "c.png").stat().st_size > 1000
+    assert main(["size", "mcnemar-mid-p", "--n", "60", "--grid", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["holds"] is False and out["largest"]["decimal"] > 0.05
+    assert main(["size", "equivalence", "--n", "200", "--margin", "0.05", "--grid", "40"]) == 0
+    assert "holds its level: yes" in capsys.readouterr().out
 
 
 def test_wilson_and_plain_text(capsys):
@@ -69,6 +93,12 @@ def test_wilson_and_plain_text(capsys):
         ["equivalence", "3", "3", "100"],
         ["equivalence", "3", "3", "100", "--margin", "2"],
         ["equivalence", "3", "3", "100", "--margin", "0.01", "--alpha", "0"],
+        ["equivalence", "3", "3", "100", "--margin", "0.01", "--nuisance-level", "0.7"],
+        ["coverage", "wald", "--n", "0"],
+        ["coverage", "wald", "--n", "30", "--grid", "1"],
+        ["coverage", "jeffreys", "--n", "30"],
+        ["size", "equivalence", "--n", "100"],
+        ["size", "mcnemar", "--n", "100", "--margin", "0.1"],
         ["power", "--q", "0.2", "--d", "0"],
         ["neff", "3", "2"],
         ["wilson", "11", "10"],

@@ -47,3 +47,17 @@ def test_cli_prove(capsys):
     assert main(["prove", "condorcet", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["proofs"][0]["checked"] is True
     assert main(["prove", "nope"]) == 2
+
+
+def test_which_proofs_are_general():
+    """pass@k unbiasedness and Condorcet are symbolic now; McNemar's size rests on m <= 200, and says so."""
+    from exactstats.proofs import PROOFS
+
+    assert PROOFS["passk-unbiased"].general and PROOFS["condorcet"].general and PROOFS["effective-votes"].general
+    mcnemar = PROOFS["mcnemar-exact"]
+    assert not mcnemar.general and 4 in mcnemar.finite_steps()
+    assert "finite" not in PROOFS["condorcet"].scope() and "a general proof" in PROOFS["condorcet"].scope()
+    assert "cross-check" in PROOFS["condorcet"].scope()
+    assert "checked case by case" in mcnemar.scope()
+    crosses = [s for s in PROOFS["condorcet"].steps if s.cross_check]
+    assert crosses and "Cross-check" in PROOFS["condorcet"].to_myst()
