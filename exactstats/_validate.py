@@ -169,9 +169,9 @@ def as_cell_probabilities(p_b: Any, p_c: Any) -> tuple[Fraction, Fraction]:
 def refuse_if_too_big(bits: float, what: str, twin: str, limit: int = MAX_EXACT_BITS) -> None:
     """Refuse exact work whose integers would exceed ``limit`` bits, naming the float twin."""
     if bits > limit:
+        size = f"about {bits:,.0f} bits" if bits < 1e18 else "more bits than can be counted"
         raise ExactStatsError(
-            f"{what} needs integers of about {bits:,.0f} bits, over the exact limit of {limit:,}; "
-            f"use {twin} for a float answer"
+            f"{what} needs integers of {size}, over the exact limit of {limit:,}; use {twin} for a float answer"
         )
 
 
@@ -180,7 +180,10 @@ def log2_comb(n: int, k: int) -> float:
     k = min(k, n - k)
     if k <= 0:
         return 0.0
-    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+    try:
+        return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(2)
+    except OverflowError:  # n beyond the float range: C(n, k) >= n for 0 < k < n, and n alone is too big
+        return float(n.bit_length())
 
 
 def safe_float(x: Any) -> float:

@@ -55,14 +55,24 @@ def _exact_text(x: Fraction | int, full: bool) -> str | None:
     return None
 
 
+def _decimal(x: Fraction) -> str:
+    """Ten significant digits, also beyond the float range (a tiny p-value is not printed as 0)."""
+    f = safe_float(x)
+    if x == 0 or (f != 0 and abs(f) != float("inf")):
+        return f"{f:.10g}"
+    from decimal import Context
+
+    return str(Context(prec=10).divide(x.numerator, x.denominator))
+
+
 def _show(x: Fraction | int, full: bool) -> str:
     """Exact value and decimal, or the decimal and the sizes when the exact value is long."""
     x = Fraction(x)
     text = _exact_text(x, full)
     if text is not None:
-        return f"{text}  (= {safe_float(x):.10g})"
+        return f"{text}  (= {_decimal(x)})"
     return (
-        f"{safe_float(x):.10g}  (exact: a {_digits(x.numerator)}-digit / {_digits(x.denominator)}-digit "
+        f"{_decimal(x)}  (exact: a {_digits(x.numerator)}-digit / {_digits(x.denominator)}-digit "
         "fraction; --exact prints it)"
     )
 
@@ -72,6 +82,8 @@ def _json_value(x: Fraction | int | None, full: bool) -> dict:
         return {"exact": None}
     x = Fraction(x)
     out: dict[str, Any] = {"exact": _exact_text(x, full), "decimal": safe_float(x)}
+    if x != 0 and out["decimal"] in (0.0, float("inf"), float("-inf")):  # beyond the float range: say so
+        out["decimal_text"] = _decimal(x)
     if out["exact"] is None:
         out["exact_digits"] = [_digits(x.numerator), _digits(x.denominator)]
     return out
@@ -470,7 +482,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Expected input failures: bad values, unreadable or missing files. Anything else is a bug and shows its traceback.
+# Expected input failures: bad values, unreadable or missing files. Anything else is a bug: one line too, marked
+# unexpected (EXACTSTATS_DEBUG=1 re-raises it for a traceback).
 EXPECTED_FAILURES = (ExactStatsError, OSError, UnicodeDecodeError)
 
 
@@ -492,6 +505,16 @@ def main(argv: list[str] | None = None) -> int:
     except EXPECTED_FAILURES as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"exactstats {args.command}: error: {message}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a failure no check anticipated: still one line (EXACTSTATS_DEBUG=1 shows the traceback)
+        if os.environ.get("EXACTSTATS_DEBUG"):
+            raise
+        message = " ".join(str(exc).split())[:300]
+        print(
+            f"exactstats {args.command}: error: unexpected {type(exc).__name__}: {message} "
+            "(please report this with the input that caused it)",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

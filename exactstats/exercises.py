@@ -22,7 +22,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from ._validate import ExactStatsError
+from ._validate import ExactStatsError, as_fraction
 
 SALT = "exactstats-exercises-v1"
 CLOSE_PLACES = (3, 4, 5, 6)
@@ -77,9 +77,12 @@ def _normalise(text: str) -> str:
 
 def _parse_exact(text: str) -> Fraction:
     try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise ExactStatsError(f"answer must be a number such as 7/10, 3 or 0.7, got {text!r}") from None
+        value = as_fraction(text, "answer")
+    except ExactStatsError:
+        raise ExactStatsError(f"answer must be a number such as 7/10, 3 or 0.7, got {text[:40]!r}") from None
+    if max(abs(value.numerator), value.denominator).bit_length() > 10_000:  # no exercise has such an answer
+        raise ExactStatsError(f"answer must be a number of at most a few thousand digits, got {text[:40]!r}...")
+    return value
 
 
 def check(exercise: str, answer: Any) -> tuple[str, str]:

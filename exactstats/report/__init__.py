@@ -14,6 +14,8 @@ import json
 import sys
 from typing import Any
 
+from .._validate import ExactStatsError
+
 __all__ = ["Report", "ResultSet", "analyse", "load_results", "add_arguments", "main"]
 _LAZY = {"Report": "analysis", "analyse": "analysis", "ResultSet": "importers", "load_results": "importers"}
 
@@ -67,6 +69,8 @@ def main(args: argparse.Namespace) -> None:
     from .importers import load_results
     from .render import to_html, to_json, to_markdown
 
+    if args.out:
+        _refuse_to_overwrite_an_input(args.out, args.inputs)
     if len(args.inputs) == 1 and _is_passk_file(args.inputs[0]):
         from .passk_report import passk_pairs, passk_summary, problem_counts, read_passk_table, to_text
 
@@ -103,10 +107,38 @@ def main(args: argparse.Namespace) -> None:
         exact_all=args.exact_all,
         fdr=args.fdr,
     )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(to_html(report))
+    if args.out:  # rendered in full before the file is touched: a failure leaves no half-written report
+        _write_atomically(args.out, to_html(report))
     print(to_json(report) if args.json else to_markdown(report), end="\n" if args.json else "")
+
+
+def _refuse_to_overwrite_an_input(out: str, inputs: list[str]) -> None:
+    from pathlib import Path
+
+    target = Path(out).resolve()
+    for spec in inputs:
+        path = Path(spec.split("=", 1)[1] if "=" in spec and not Path(spec).exists() else spec).resolve()
+        if target == path or (path.is_dir() and path in target.parents):
+            raise ExactStatsError(f"--out {out} would overwrite the input {spec}: write the report elsewhere")
+
+
+def _write_atomically(out: str, text: str) -> None:
+    import os
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(out).resolve().parent
+    fd, tmp = tempfile.mkstemp(prefix=".exactstats-report-", dir=folder)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)  # as an ordinary new file would be (mkstemp makes it private)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _is_passk_file(spec: str) -> bool:
@@ -121,6 +153,10 @@ def _is_passk_file(spec: str) -> bool:
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
-        return is_passk_table(pq.read_schema(path).names)
+        try:
+            return is_passk_table(pq.read_schema(path).names)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises its own error types for a corrupt file
+            detail = " ".join(str(exc).split())[:160]
+            raise ExactStatsError(f"{path}: not a readable Parquet file ({detail})") from None
     with open(path, encoding="utf-8", errors="replace") as f:
         return is_passk_table(f.readline().strip().split(","))
