@@ -48,6 +48,26 @@ def _split(m: int, a: int, b: int):
     return p1 * p2, q1 * q2, t1 * q2 + p1 * t2
 
 
+def binomial_cdf_scaled(n: int, upto: int, j: int, grid: int) -> int:
+    """``grid**n * P(Binomial(n, j/grid) <= upto)`` as an exact integer (0 <= j <= grid).
+
+    Terms ``C(n, i) j^i (grid - j)^(n - i)`` by their ratio: ``upto + 1`` big-integer steps.
+    """
+    if upto < 0:
+        return 0
+    if upto >= n:
+        return grid**n
+    if j == grid:  # every trial succeeds: X = n > upto
+        return 0
+    w = _mpz(grid - j)
+    term = w**n
+    total = term
+    for i in range(upto):
+        term = term * (n - i) * j // ((i + 1) * w)
+        total += term
+    return int(total)
+
+
 def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) -> Iterator[int]:
     """Yield ``G_m = sum_{i=0}^{min(t_m, m)} C(m, i) beta**i gamma**(m-i)`` for m = 0, 1, 2, ...
 

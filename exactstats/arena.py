@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -147,7 +148,10 @@ def sign_test(counts: BattleCounts, a: str, b: str, ties: str = "exclude") -> Fr
 
 
 def _components(counts: BattleCounts) -> list[list[int]]:
-    """Strongly connected components of the graph i -> j when i has a (credited) win over j."""
+    """Strongly connected components of the graph i -> j when i has a (credited) win over j.
+
+    Tarjan's algorithm with an explicit stack (a recursive one overflows past about a thousand models).
+    """
     k = len(counts.models)
     beat = [[j for j in range(k) if counts.wins[i][j] > 0] for i in range(k)]
     index: dict[int, int] = {}
@@ -155,32 +159,39 @@ def _components(counts: BattleCounts) -> list[list[int]]:
     stack: list[int] = []
     on: set[int] = set()
     comps: list[list[int]] = []
-    counter = [0]
-
-    def visit(v: int) -> None:  # Tarjan's algorithm (k is small: recursion is fine)
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in beat[v]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            comps.append(sorted(comp))
-
-    for v in range(k):
-        if v not in index:
-            visit(v)
+    for root in range(k):
+        if root in index:
+            continue
+        work = [(root, 0)]  # (node, position in its successor list)
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, pos = work[-1]
+            if pos < len(beat[v]):
+                work[-1] = (v, pos + 1)
+                w = beat[v][pos]
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, 0))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                comps.append(sorted(comp))
     return comps
 
 
@@ -426,10 +437,11 @@ def bt_covariance_float(
 
 
 def bt_bootstrap_float(
-    battles: Iterable[Sequence[Any]], draws: int = 200, seed: Any = 0, ties: str = "fair"
+    battles: Iterable[Sequence[Any]], draws: int = 200, seed: Any = 0, ties: str = "fair", progress: bool = False
 ) -> tuple[list[str], np.ndarray, int]:
     """Refit on ``draws`` resamples of the battles (with replacement): (models, draws x models centred
-    log-strengths, resamples skipped because the estimate did not exist in them).
+    log-strengths, resamples skipped because the estimate did not exist in them). ``progress`` shows a
+    bar on stderr (tqdm).
 
     >>> b = [("a", "b", "model_a"), ("b", "a", "model_a"), ("a", "b", "model_a")] * 5
     >>> models, thetas, skipped = bt_bootstrap_float(b, draws=20)
@@ -439,9 +451,15 @@ def bt_bootstrap_float(
     rows = _battles(battles)
     draws = as_int(draws, "draws", minimum=1)
     models = battle_counts(rows, ties).models
+    seed = as_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     out, skipped = [], 0
-    for _ in range(draws):
+    steps: Iterable[int] = range(draws)
+    if progress:
+        from tqdm import tqdm
+
+        steps = tqdm(steps, desc="bootstrap", unit="draw", file=sys.stderr, dynamic_ncols=True)
+    for _ in steps:
         sample = [rows[i] for i in rng.integers(0, len(rows), len(rows))]
         counts = battle_counts(sample, ties)
         if counts.models != models or not bt_mle_exists(counts):

@@ -43,6 +43,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from ._binomial import binomial_cdf_scaled
 from ._validate import (
     ExactStatsError,
     as_cell_probabilities,
@@ -110,17 +111,6 @@ def _lower_tail(m: int, pi: Fraction, upto: int) -> Fraction:
     return Fraction(total, s**m)
 
 
-def _cdf_at_most(m: int, n: int, j: int, grid: int) -> int:
-    """``grid**n * P(Binomial(n, j/grid) <= m)`` as an integer (0 < j < grid)."""
-    w = grid - j
-    term = w**n
-    total = term
-    for i in range(m):
-        term = term * (n - i) * j // ((i + 1) * w)
-        total += term
-    return total
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def _upper_bound(m: int, n: int, gamma: Fraction) -> Fraction:
     if m >= n:
@@ -130,7 +120,7 @@ def _upper_bound(m: int, n: int, gamma: Fraction) -> Fraction:
     limit = gamma * _GRID**n  # P(M <= m | q) <= gamma  <=>  integer sum <= gamma * grid**n
 
     def small_enough(j: int) -> bool:  # P(Binomial(n, j/grid) <= m) <= gamma; it falls as j grows
-        return j >= _GRID or _cdf_at_most(m, n, j, _GRID) <= limit
+        return j >= _GRID or binomial_cdf_scaled(n, m, j, _GRID) <= limit
 
     guess = float(beta.ppf(1 - float(gamma), m + 1, n - m))
     j = min(_GRID, max(1, math.ceil(guess * _GRID)))

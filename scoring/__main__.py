@@ -294,8 +294,12 @@ def cmd_matrix(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .check import check_dataset, check_passk
+    from .check import check_dataset, check_files, check_passk
 
+    ok_files, report_files = check_files(Path(args.data))
+    print(report_files)
+    if not ok_files:
+        return 1
     ok, report = check_dataset(Path(args.data), n=args.n)
     print(report)
     ok_passk, report_passk = check_passk(Path(args.data), n=args.n)
@@ -495,8 +499,17 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        print(f"scoring {args.command}: error: {exc}", file=sys.stderr)
+    except (ValueError, OSError, RuntimeError) as exc:
+        print(f"scoring {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # unanticipated: still one line (EXACTSTATS_DEBUG=1 shows the traceback)
+        if os.environ.get("EXACTSTATS_DEBUG"):
+            raise
+        print(
+            f"scoring {args.command}: error: unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
+            "(please report this with the input that caused it)",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -1,6 +1,12 @@
-"""``make data-check``: re-score committed rows (spread over conditions, models, subjects) and compare.
+"""``make data-check``: whole-file consistency checks on every committed row, then re-score a sample and compare.
 
-The chosen option must match exactly; the four probabilities and the letter mass
+:func:`check_files` reads every run folder and checks each row against itself and its manifest
+(cheap, every row): no torn last line, the model and settings of every row are the manifest's,
+``correct`` agrees with ``chosen`` and ``answer``, execution rows ran the stored completion and
+carry a known status, and the manifest's counts are the rows' counts. A forged row, a renamed
+model or a failed run marked passed is caught without re-scoring everything.
+
+Re-scoring (:func:`check_dataset`): the chosen option must match exactly; the four probabilities and the letter mass
 (cloze rows: the option log-likelihoods, relative to their size) within
 ``TOLERANCE``, which allows for float summation order across CPUs and library builds.
 """
@@ -14,6 +20,68 @@ from .questions import load_redux
 from .run import RunConfig, read_done, score_questions
 
 TOLERANCE = 1e-4
+
+
+def _folder_problems(run_dir: Path) -> list[str]:
+    """Whole-file checks of one scoring or generation run folder; an empty list when all hold."""
+    import json
+
+    from .runfolder import CorruptRunFile
+    from .sandbox import STATUSES
+
+    out: list[str] = []
+    for name in ("results.jsonl", "samples.jsonl", "executions.jsonl"):
+        path = run_dir / name
+        if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            out.append(f"{path}: the last line is cut off (a run stopped while writing it)")
+    try:
+        manifests = {
+            name: json.loads((run_dir / name).read_text(encoding="utf-8"))
+            for name in ("manifest.json", "executions_manifest.json")
+            if (run_dir / name).exists()
+        }
+    except (ValueError, RecursionError):
+        return out + [f"{run_dir}: a manifest is not JSON (empty, cut off or not UTF-8)"]
+    settings = (manifests.get("manifest.json") or {}).get("settings")
+    if not isinstance(settings, dict):
+        return out + [f"{run_dir}/manifest.json: missing, or without a 'settings' object"]
+    try:
+        if (run_dir / "results.jsonl").exists():
+            from .run import run_folder
+
+            for key, row in run_folder(run_dir).rows().items():
+                if row.get("model") != settings.get("model"):
+                    out.append(
+                        f"{run_dir}: row {key} names model {row.get('model')!r}, the manifest {settings['model']!r}"
+                    )
+                if "chosen" in row and "answer" in row and row.get("correct") != int(row["chosen"] == row["answer"]):
+                    out.append(f"{run_dir}: row {key}: correct = {row.get('correct')!r} contradicts chosen and answer")
+        if (run_dir / "executions.jsonl").exists():
+            from .execute import execution_folder
+            from .generate import generation_folder
+
+            samples = generation_folder(run_dir).rows()
+            rows = execution_folder(run_dir).rows()
+            for key, row in rows.items():
+                if row.get("status") not in STATUSES:
+                    out.append(f"{run_dir}: execution {key} has status {row.get('status')!r}")
+                if key not in samples or samples[key]["completion_sha256"] != row.get("completion_sha256"):
+                    out.append(f"{run_dir}: execution {key} did not run the stored completion")
+            recorded = (manifests.get("executions_manifest.json") or {}).get("statuses")
+            counted = {s: sum(1 for r in rows.values() if r.get("status") == s) for s in STATUSES}
+            if recorded is not None and recorded != counted:
+                out.append(f"{run_dir}: the execution manifest counts {recorded}, the rows {counted}")
+    except (CorruptRunFile, KeyError, TypeError) as exc:
+        out.append(f"{run_dir}: {exc}")
+    return out
+
+
+def check_files(data_dir: Path) -> tuple[bool, str]:
+    """Every committed run folder, every row: the cheap checks of :func:`_folder_problems`."""
+    folders = [d for d in sorted((data_dir / "runs").glob("*/*")) if d.is_dir()]
+    problems = [p for d in folders for p in _folder_problems(d)]
+    head = f"checked every row of {len(folders)} run folders against themselves and their manifests"
+    return not problems, "\n".join([head] + problems[:50] + ([] if problems else ["OK"]))
 
 
 def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, seed: int = 0) -> tuple[bool, str]:

@@ -45,7 +45,13 @@ class RunFolder:
     def manifest(self) -> dict | None:
         if not self.manifest_path.exists():
             return None
-        return json.loads(self.manifest_path.read_text())
+        try:
+            manifest = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (ValueError, RecursionError):  # JSON errors and non-UTF-8 bytes alike
+            raise CorruptRunFile(f"{self.manifest_path}: not a JSON manifest (empty, cut off or not UTF-8)") from None
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("settings"), dict):
+            raise CorruptRunFile(f"{self.manifest_path}: a manifest needs a 'settings' object")
+        return manifest
 
     def recorded_settings(self) -> dict | None:
         m = self.manifest()

@@ -35,6 +35,11 @@ BAD_COMMANDS = [
     ["prove", "no-such-proof"],
     ["report", "/nonexistent/file.csv"],
     ["report", "x=/nonexistent.csv", "--draws", "0"],
+    # issue 36: each of these printed a traceback
+    ["wilson", "7", "10", "--confidence", "0." + "9" * 29],
+    ["check", "1.1", "1e999999"],
+    ["check", "5.1", "1e999999"],
+    ["check", "2.2", "1e999999", "3"],
 ]
 
 
@@ -79,6 +84,8 @@ def test_python_api_refuses_with_one_error_class():
         lambda: es.wilson_interval(7, 10, z="2", confidence="0.9"),
         lambda: es.expected_best_accuracy(10**6, "1/4", 2),
         lambda: es.expected_best_accuracy(100, "1/4", 10**9),
+        lambda: es.clopper_pearson_interval(10**5, 10**6),  # minutes of exact work: refused, naming the twin
+        lambda: es.paired_equivalence_p_value(5, 5, 10**7, "0.01"),
     ):
         with pytest.raises(es.ExactStatsError):
             call()
@@ -96,6 +103,12 @@ def test_float_twins_named_in_refusals_agree_with_exact_where_both_run():
     assert es.expected_best_accuracy_float(3000, "0.3", 3) == pytest.approx(
         float(es.expected_best_accuracy(3000, "0.3", 3)), rel=1e-12
     )
+    lo, hi = es.clopper_pearson_interval(1000, 10000)  # 0.5 s, where it took over 9 minutes
+    flo, fhi = es.clopper_pearson_interval_float(1000, 10000)
+    assert lo <= flo and hi >= fhi and flo - float(lo) < 1e-6 and float(hi) - fhi < 1e-6
+    with pytest.raises(es.ExactStatsError, match="clopper_pearson_interval_float"):
+        es.clopper_pearson_interval(10**5, 10**6)
+    assert 0.999 < es.mcnemar_power_float(10**9, "0.011", "0.01") <= 1  # it never finished before
 
 
 # --- report inputs ----------------------------------------------------------------------------
@@ -140,7 +153,146 @@ def hostile_files(tmp_path):
         "one question": write(tmp_path / "one.csv", "model,q1\na,1\nb,0\n"),
         "header only": write(tmp_path / "header.csv", "model,q1,q2\n"),
         "a folder without samples": tmp_path / "emptydir",
+        # issue 36: tracebacks, silent shifts and silent drops
+        "empty .parquet": write(tmp_path / "empty.parquet", b""),
+        "corrupt .parquet": write(tmp_path / "corrupt.parquet", b"PAR1" + bytes(range(200))),
+        "rows longer than the header": write(tmp_path / "longrows.csv", "model,q1,q2\na,1,0,1\nb,0,1,0\n"),
+        "long table without correct": write(
+            tmp_path / "pred.csv", "model,question_id,pred,answer\na,1,A,A\na,2,B,C\nb,1,A,A\nb,2,C,C\n"
+        ),
+        "JSON nested 100,000 deep": write(tmp_path / "deep.json", "[" * 100_000 + "]" * 100_000),
+        "lm-eval results nested deep": write(tmp_path / "samples_deep_1.jsonl", "[" * 100_000 + "]" * 100_000 + "\n"),
+        "lm-eval acc as a list": write(tmp_path / "samples_l_1.jsonl", '{"doc_id": 0, "acc": [1]}\n'),
+        "unknown pass@k status": write(tmp_path / "status.csv", "task_id,sample,status\nT/0,0,pass\nT/0,1,maybe\n"),
+        "encrypted .eval member": _eval_with(tmp_path / "enc.eval", flag_bits=0x1),
+        "unknown .eval compression": _eval_with(tmp_path / "lzma.eval", compress_type=14),
+        ".eval member that claims 4 GB": _eval_with(tmp_path / "huge.eval", file_size=4 << 30),
     }
+
+
+def _eval_with(path, flag_bits=0, compress_type=zipfile.ZIP_STORED, file_size=None):
+    """A one-member .eval whose zip entry is marked as asked (encrypted, another method, a huge size)."""
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps({"eval": {"model": "m"}}))
+    data = bytearray(path.read_bytes())
+    for sig, flag_at, method_at, size_at in ((b"PK\x03\x04", 6, 8, 22), (b"PK\x01\x02", 8, 10, 24)):
+        i = data.find(sig)
+        data[i + flag_at : i + flag_at + 2] = flag_bits.to_bytes(2, "little")
+        data[i + method_at : i + method_at + 2] = compress_type.to_bytes(2, "little")
+        if file_size is not None:
+            data[i + size_at : i + size_at + 4] = min(file_size, 2**32 - 1).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_deflate_bomb_is_refused_in_bounded_memory(tmp_path, capsys):
+    """A member that inflates far past its declared size stops at the cap (it once took 2.2 GB)."""
+    path = tmp_path / "bomb.eval"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", b" " * (300 << 20))  # 300 MB of spaces: about 300 KB compressed
+    assert main(["report", str(path)]) == 2
+    assert "decompresses to more than" in capsys.readouterr().err
+
+
+def test_model_names_keep_their_organisation(tmp_path, capsys):
+    """lm-eval folders of orgA/llama-7b and orgB/llama-7b are two models, not one merged name."""
+    for org in ("orgA", "orgB"):
+        folder = tmp_path / "out" / f"{org}__llama-7b"
+        folder.mkdir(parents=True)
+        write(folder / "samples_t_2024.jsonl", '{"doc_id": 0, "acc": 1}\n{"doc_id": 1, "acc": 0}\n')
+        write(folder / "results_2024.json", json.dumps({"model_name": f"{org}/llama-7b"}))
+    assert main(["report", str(tmp_path / "out"), "--draws", "10", "--json"]) == 0
+    names = {row["model"] for row in json.loads(capsys.readouterr().out)["leaderboard"]}
+    assert names == {"orgA/llama-7b", "orgB/llama-7b"}
+
+
+def test_evalplus_statuses_are_read(tmp_path, capsys):
+    path = write(tmp_path / "evalplus.csv", "task_id,sample,status\nT/0,0,pass\nT/0,1,fail\nT/1,0,PASS\nT/1,1,ok\n")
+    assert main(["report", str(path), "--k", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["passk"][0]["pass_at_k_exact"] == "3/4"
+
+
+def test_report_never_overwrites_its_input(tmp_path, capsys):
+    path = write(tmp_path / "m.csv", "model,q1,q2,q3\na,1,0,1\nb,0,1,1\n")
+    before = path.read_text()
+    assert main(["report", str(path), "--out", str(path), "--draws", "10"]) == 2
+    assert "would overwrite the input" in capsys.readouterr().err and path.read_text() == before
+
+
+def test_arena_refuses_null_models_and_handles_many_models(tmp_path, capsys):
+    path = write(tmp_path / "null.json", json.dumps([{"model_a": None, "model_b": "b", "winner": "model_a"}]))
+    assert main(["arena", str(path)]) == 2
+    assert "null" in capsys.readouterr().err
+    chain = [(f"m{i}", f"m{i + 1}", "model_a") for i in range(1300)]  # deep enough to overflow a recursive search
+    counts = es.battle_counts(chain)
+    assert es.bt_mle_exists(counts) is False
+
+
+@settings(max_examples=40)
+@given(st.integers(2, 9), st.data())
+def test_strong_components_match_reachability(k, data):
+    """The iterative Tarjan search against brute force: i and j share a component iff each reaches the other."""
+    from exactstats.arena import _components
+
+    edges = data.draw(st.sets(st.tuples(st.integers(0, k - 1), st.integers(0, k - 1)), max_size=k * k))
+    battles = [(f"m{i}", f"m{j}", "model_a") for i, j in edges if i != j]
+    battles += [(f"m{i}", f"m{(i + 1) % k}", "tie") for i in range(k)]  # every model appears
+    counts = es.battle_counts(battles, ties="exclude")
+    idx = {m: counts.models.index(m) for m in counts.models}
+    reach = [[i == j for j in range(k)] for i in range(k)]
+    for i, j in edges:
+        if i != j:
+            reach[idx[f"m{i}"]][idx[f"m{j}"]] = True
+    for m in range(k):
+        for i in range(k):
+            for j in range(k):
+                reach[i][j] = reach[i][j] or (reach[i][m] and reach[m][j])
+    comps = _components(counts)
+    where = {v: n for n, comp in enumerate(comps) for v in comp}
+    for i in range(k):
+        for j in range(k):
+            assert (where[i] == where[j]) == (reach[i][j] and reach[j][i])
+
+
+def test_scoring_check_catches_forged_rows(tmp_path):
+    """Whole-file checks: a flipped correct, a renamed model, a torn line, a failed run marked passed, a
+    manifest without settings; the shipped data passes them."""
+    import shutil
+    from pathlib import Path
+
+    from scoring.check import check_files
+
+    root = Path(__file__).resolve().parents[1] / "data"
+    assert check_files(root)[0]
+    runs = tmp_path / "data" / "runs"
+
+    def fresh(kind, model):
+        target = runs / kind / model
+        shutil.rmtree(runs, ignore_errors=True)
+        shutil.copytree(root / "runs" / kind / model, target)
+        return target
+
+    def forge(path, old, new):
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new, 1))
+
+    folder = fresh("shuffled-2000", "gemma3-270m")
+    forge(folder / "results.jsonl", '"correct": 1', '"correct": 0')
+    assert not check_files(tmp_path / "data")[0]
+    folder = fresh("shuffled-2000", "gemma3-270m")
+    forge(folder / "results.jsonl", '"model": "gemma3-270m"', '"model": "gpt-4o"')
+    assert not check_files(tmp_path / "data")[0]
+    folder = fresh("shuffled-2000", "gemma3-270m")
+    with open(folder / "results.jsonl", "a") as f:
+        f.write('{"model": "gemma3-270m", "question_id": "x", "cor')
+    assert "cut off" in check_files(tmp_path / "data")[1]
+    folder = fresh("shuffled-2000", "gemma3-270m")
+    write(folder / "manifest.json", "{}")
+    assert "settings" in check_files(tmp_path / "data")[1]
+    folder = fresh("humaneval-greedy", "qwen2.5-coder-0.5b-instruct")
+    forge(folder / "executions.jsonl", '"status": "failed"', '"status": "passed"')
+    assert "counts" in check_files(tmp_path / "data")[1]
 
 
 def test_hostile_report_inputs_exit_2(tmp_path, capsys):

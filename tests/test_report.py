@@ -280,6 +280,7 @@ def test_scoring_run_folders_and_logs_are_read_directly(tmp_path):
     other.write_text(text.replace('"m1"', '"m2"'))
     res = load_results([str(run), str(other)])
     assert res.models == ["m1", "m2"] and len(res.question_ids) == 8
+    assert len(res.notes) == 1 and "line 9 is incomplete" in res.notes[0]  # said, not silently dropped
     assert res.correct.tolist() == [[r["correct"] for r in rows]] * 2
     assert list(res.clusters) == [r["subject"] for r in rows]
     named = load_results([f"mine={run}"])

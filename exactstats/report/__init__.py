@@ -86,6 +86,8 @@ def main(args: argparse.Namespace) -> None:
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
     if rs.dropped:
         print(f"exactstats report: dropped {rs.dropped} questions not shared by every model", file=sys.stderr)
+    for note in rs.notes:
+        print(f"exactstats report: {note}", file=sys.stderr)
     import datetime
     import shlex
 

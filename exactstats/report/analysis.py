@@ -333,7 +333,7 @@ def analyse(
     if rs.probabilities is not None and rs.answers is not None:
         report.calibration = calibration_table(rs.probabilities[order], rs.answers, models)
     report.provenance = dict(provenance or {})
-    report.notes = reading_notes(report)
+    report.notes = list(rs.notes) + reading_notes(report)
     return report
 
 

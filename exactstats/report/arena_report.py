@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -50,7 +51,7 @@ def arena_summary(
     ranks = rank_intervals_float(fit, cov["sandwich"])
     boot: dict[str, Any] | None = None
     if bootstrap:
-        _, thetas, skipped = bt_bootstrap_float(battles, bootstrap, seed, ties)
+        _, thetas, skipped = bt_bootstrap_float(battles, bootstrap, seed, ties, progress=sys.stderr.isatty())
         if ref is not None:
             thetas = thetas - thetas[:, [ref]]
         base = 1000 if scale == "elo" else 0.0

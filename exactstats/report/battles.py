@@ -34,6 +34,8 @@ def read_battles(path: str | Path) -> list[tuple[str, str, str]]:
             df = pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
         else:
             df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except RecursionError:
+        raise ExactStatsError(f"{path}: JSON nested too deep") from None
     except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError) as exc:
         raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
     missing = [c for c in COLUMNS if c not in df.columns]
@@ -42,6 +44,9 @@ def read_battles(path: str | Path) -> list[tuple[str, str, str]]:
     if df.empty:
         raise ExactStatsError(f"{path}: no battles")
     line = 2 if path.suffix == ".csv" else 1
+    null = df[list(COLUMNS)].isna().any(axis=1).to_numpy()
+    if null.any():
+        raise ExactStatsError(f"{path}, row {int(null.argmax()) + line}: empty model name or winner (null)")
     out = []
     for i, (a, b, w) in enumerate(df[list(COLUMNS)].astype(str).itertuples(index=False)):
         where = f"{path}, row {i + line}"

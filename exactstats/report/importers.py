@@ -57,6 +57,7 @@ class ResultSet:
     probabilities: np.ndarray | None = None  # models x questions x options (p_A, p_B, ... columns)
     dropped: int = 0  # questions dropped by intersect
     sources: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what reading left out, said in the report (torn lines)
 
 
 @dataclass
@@ -70,6 +71,7 @@ class _ModelRows:
     answer: np.ndarray | None = None
     probs: np.ndarray | None = None  # questions x options, when the input has p_A, p_B, ...
     kind: str = "table"  # table | lm-eval | inspect; an lm-eval model's task files are merged
+    notes: list[str] = field(default_factory=list)
 
 
 def _binary_array(values: Any, where: Any) -> np.ndarray:
@@ -136,6 +138,8 @@ def _read_table(path: Path) -> pd.DataFrame:
         if isinstance(exc, ExactStatsError):
             raise
         raise ExactStatsError(f"{path}: cannot read table ({' '.join(str(exc).split())[:200]})") from None
+    if path.suffix != ".parquet" and not isinstance(df.index, pd.RangeIndex):
+        _refuse_long_rows(path)
     if df.index.name == "model":
         df = df.reset_index()
     if df.empty:
@@ -147,11 +151,29 @@ def _read_table(path: Path) -> pd.DataFrame:
     return df
 
 
-def _from_long(path: Path, df: pd.DataFrame) -> list[_ModelRows]:
+def _refuse_long_rows(path: Path) -> None:
+    """pandas reads rows with more cells than the header by turning the first cells into an index, which
+    shifts every value: name the first such line instead."""
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader, [])
+        for row in reader:
+            if len(row) > len(header):
+                raise ExactStatsError(
+                    f"{path}, line {reader.line_num}: {len(row)} cells, but the header has {len(header)}"
+                )
+    raise ExactStatsError(f"{path}: rows with more cells than the header")
+
+
+def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> list[_ModelRows]:
+    """Rows of a long table; ``lines`` gives each row's line in the file (JSON lines), else CSV numbering."""
     cols = set(df.columns)
     cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
     df = df.reset_index(drop=True)
-    row = lambda i: f"{path}, row {i + 2}"  # noqa: E731 - CSV line numbers (header is line 1)
+    if lines is None:
+        row = lambda i: f"{path}, row {i + 2}"  # noqa: E731 - CSV line numbers (header is line 1)
+    else:
+        row = lambda i: f"{path}, line {lines[i]}"  # noqa: E731
     correct = _binary_array(df["correct"].to_numpy(), lambda idx: f"{row(idx[0])} (model {df['model'].iloc[idx[0]]})")
     chosen = _options(df["chosen"], "chosen", lambda i: row(i)) if "chosen" in cols else None
     answer = _options(df["answer"], "answer", lambda i: row(i)) if "answer" in cols else None
@@ -194,6 +216,17 @@ def _from_table(path: Path) -> list[_ModelRows]:
     cols = set(df.columns)
     if {"model", "question_id", "correct"} <= cols:
         return _from_long(path, df)
+    if {"model", "question_id"} <= cols:  # a long table without the column that says right or wrong
+        binary = [c for c in df.columns if c not in ("model", "question_id") and _is_binary_column(df[c])]
+        hint = (
+            f" (0/1 columns here: {', '.join(map(str, binary[:5]))}: rename the one to use to 'correct')"
+            if binary
+            else ""
+        )
+        raise ExactStatsError(
+            f"{path}: a long table (one row per model and question) needs a 'correct' column of 0/1{hint}; "
+            "a prediction column alone is not graded here"
+        )
     if "model" not in cols:
         raise ExactStatsError(
             f"{path}: a wide table needs a 'model' column; a long one 'model', 'question_id', 'correct'"
@@ -220,6 +253,11 @@ def _from_table(path: Path) -> list[_ModelRows]:
     return [_ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
 
 
+def _is_binary_column(values: pd.Series) -> bool:
+    v = pd.to_numeric(values, errors="coerce")
+    return bool(v.notna().all() and v.isin((0, 1)).all())
+
+
 # --- this project's scoring runs -------------------------------------------------------------
 
 
@@ -229,23 +267,35 @@ def _is_scoring_log(path: Path) -> bool:
         first = f.readline().strip()
     try:
         obj = json.loads(first) if first else None
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
     return isinstance(obj, dict) and {"model", "question_id", "correct"} <= set(obj)
 
 
 def _from_scoring_log(path: Path) -> list[_ModelRows]:
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
-    complete = lines[:-1] if lines and lines[-1] else lines  # a torn last line (a run in progress) is not read
-    for i, line in enumerate(complete, 1):
+    rows, numbers = [], []
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except UnicodeDecodeError:
+        raise ExactStatsError(f"{path}: not UTF-8 text (a scoring results file is JSON lines)") from None
+    notes = []
+    if lines and lines[-1].strip():  # a run still writing, or killed while writing, leaves a line without newline
+        notes.append(
+            f"{path}, line {len(lines)} is incomplete (a run still writing it, or cut off): left out; "
+            "resuming the run repairs the file"
+        )
+        lines = lines[:-1]
+    for i, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             raise ExactStatsError(f"{path}, line {i}: not a JSON object") from None
+        if not isinstance(obj, dict):
+            raise ExactStatsError(f"{path}, line {i}: not a JSON object")
+        numbers.append(i)
         missing = {"model", "question_id", "correct"} - set(obj)
         if missing:
             raise ExactStatsError(f"{path}, line {i}: missing {sorted(missing)}")
@@ -255,7 +305,9 @@ def _from_scoring_log(path: Path) -> list[_ModelRows]:
         raise ExactStatsError(f"{path}: no rows")
     df = pd.DataFrame(rows)
     df["question_id"] = df["question_id"].astype(str)
-    return _from_long(path, df)
+    parts = _from_long(path, df, lines=numbers)
+    parts[0].notes.extend(notes)
+    return parts
 
 
 def _named(parts: list[_ModelRows], name: str | None, path: Path) -> list[_ModelRows]:
@@ -273,7 +325,7 @@ def _lm_eval_model_name(folder: Path) -> str:
     for results in sorted(folder.glob("results_*.json")):
         try:
             meta = json.loads(results.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             continue
         if not isinstance(meta, dict):
             continue
@@ -281,9 +333,17 @@ def _lm_eval_model_name(folder: Path) -> str:
         if isinstance(args, dict):
             args = args.get("pretrained")
         name = meta.get("model_name") or args
-        if name:  # a local path names the model by its last part
-            return Path(str(name).removeprefix("pretrained=").split(",")[0]).name
+        if name:
+            return _model_id(str(name).removeprefix("pretrained=").split(",")[0])
     return folder.resolve().name
+
+
+def _model_id(name: str) -> str:
+    """A hub id keeps its organisation (``orgA/llama-7b`` and ``orgB/llama-7b`` are two models); a local
+    path (absolute, relative, or deeper than org/name) is named by its last part."""
+    if name.startswith(("/", ".", "~")) or name.count("/") != 1:
+        return Path(name).name
+    return name
 
 
 def _lm_eval_task(path: Path) -> str:
@@ -309,6 +369,8 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[_ModelRows]
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ExactStatsError(f"{where}: invalid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ExactStatsError(f"{where}: JSON nested too deep") from None
         if not isinstance(obj, dict) or "doc_id" not in obj:
             raise ExactStatsError(f"{where}: not an lm-eval sample (a JSON object with 'doc_id')")
         if metric not in obj:
@@ -353,12 +415,26 @@ def _inspect_value(score: Any, where: str) -> int:
 
 
 _ZIP_ZSTD = 93  # Inspect writes .eval members with Zstandard, which zipfile reads only from Python 3.14
+MAX_MEMBER_BYTES = 256 << 20  # one .eval member, decompressed: a log's sample file is far smaller
 
 
 def _zip_member(path: Path, z: zipfile.ZipFile, name: str) -> bytes:
     info = z.getinfo(name)
+    if info.flag_bits & 0x1:
+        raise ExactStatsError(f"{path}: {name} is encrypted")
+    too_big = ExactStatsError(
+        f"{path}: {name} decompresses to more than {MAX_MEMBER_BYTES >> 20} MiB (a damaged or hostile file?)"
+    )
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise too_big
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, _ZIP_ZSTD):
+        raise ExactStatsError(f"{path}: {name} uses an unknown compression (method {info.compress_type})")
     if info.compress_type != _ZIP_ZSTD:
-        return z.read(name)
+        with z.open(name) as f:  # read in bounded steps: the declared size may lie
+            data = f.read(MAX_MEMBER_BYTES + 1)
+        if len(data) > MAX_MEMBER_BYTES:
+            raise too_big
+        return data
     import struct
 
     import zstandard
@@ -377,6 +453,8 @@ def _json(data: bytes | str, where: str) -> Any:
         return json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ExactStatsError(f"{where}: invalid JSON ({getattr(exc, 'msg', 'not UTF-8')})") from None
+    except RecursionError:
+        raise ExactStatsError(f"{where}: JSON nested too deep") from None
 
 
 def _read_inspect(path: Path) -> tuple[dict, Any]:
@@ -394,7 +472,7 @@ def _read_inspect(path: Path) -> tuple[dict, Any]:
                     for n in sorted(names)
                     if n.startswith("samples/") and n.endswith(".json")
                 ]
-        except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        except (zipfile.BadZipFile, KeyError, ValueError, NotImplementedError, RuntimeError, EOFError) as exc:
             if isinstance(exc, ExactStatsError):
                 raise
             raise ExactStatsError(f"{path}: not a readable .eval (zip) file ({exc})") from None
@@ -543,4 +621,5 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
         probabilities=probabilities,
         dropped=len(union) - len(common),
         sources=sorted({p.source for p in parts}),
+        notes=[n for p in read for n in p.notes],
     )

