@@ -50,8 +50,9 @@ Function                                    What it computes
 ==========================================  ===============================================
 
 The shipped datasets load with :func:`load_panel` (MMLU-Redux correctness) and
-:func:`load_passk_samples` (HumanEval completions, executed): pandas loads on first
-use (the ``report`` extra).
+:func:`load_passk_samples` (HumanEval completions, executed); published results of strong
+models, read in place, with :func:`load_mmlu_pro`, :func:`load_arena_pair_counts` and
+:func:`load_llmfao`: pandas loads on first use (the ``report`` extra).
 
 >>> from exactstats import pass_at_k, majority_probability, mcnemar_p_value, effective_votes
 >>> pass_at_k(5, 2, 2)
@@ -74,6 +75,8 @@ from .arena import (
     BattleCounts,
     BradleyTerryFit,
     battle_counts,
+    battle_counts_from_pairs,
+    battles_in,
     bradley_terry_float,
     bt_bootstrap_float,
     bt_certificate,
@@ -232,6 +235,7 @@ from .voting import (
 __version__ = "0.1.0"
 
 _DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel", "PASSK_CONDITIONS", "PasskSamples", "load_passk_samples")
+_PUBLISHED = ("load_mmlu_pro", "load_arena_pair_counts", "load_llmfao", "llmfao_battles")  # read in place
 
 __all__ = [
     "ExactStatsError",
@@ -376,6 +380,8 @@ __all__ = [
     "ARENA_TIE_RULES",
     "BattleCounts",
     "battle_counts",
+    "battle_counts_from_pairs",
+    "battles_in",
     "sign_test",
     "bt_mle_exists",
     "BradleyTerryFit",
@@ -388,6 +394,7 @@ __all__ = [
     "elo_replay_exact",
     # the shipped dataset (loaded on first use)
     *_DATASET,
+    *_PUBLISHED,
 ]
 
 
@@ -397,4 +404,8 @@ def __getattr__(name: str) -> Any:
         from .report import dataset
 
         return getattr(dataset, name)
+    if name in _PUBLISHED:
+        from .report import published
+
+        return getattr(published, name)
     raise AttributeError(f"module 'exactstats' has no attribute {name!r}")

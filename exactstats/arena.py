@@ -131,6 +131,56 @@ def battle_counts(battles: Iterable[Sequence[Any]], ties: str = "fair") -> Battl
     return BattleCounts(models, wins, tie, beats)
 
 
+def battle_counts_from_pairs(pairs: Iterable[Sequence[Any]], ties: str = "fair") -> BattleCounts:
+    """Exact counts from per-pair totals ``(model_a, model_b, wins_a, wins_b, tie_count)``, as published
+    arenas ship them (Chatbot Arena's pair counts: no battle order). A pair may appear more than once.
+
+    >>> c = battle_counts_from_pairs([("x", "y", 3, 1, 2)])
+    >>> c.wins_of("x", "y"), c.ties[0][1]
+    (Fraction(4, 1), 2)
+    """
+    ties = as_tie_rule(ties, ARENA_TIE_RULES)
+    rows: list[tuple[str, str, int, int, int]] = []
+    for n, row in enumerate(pairs):
+        if len(row) != 5:
+            raise ExactStatsError(f"pairs[{n}] must be (model_a, model_b, wins_a, wins_b, ties), got {row!r}")
+        a, b = str(row[0]), str(row[1])
+        if a == b:
+            raise ExactStatsError(f"pairs[{n}]: model {a!r} plays itself")
+        wa, wb, t = (as_int(x, f"pairs[{n}] count", minimum=0) for x in row[2:])
+        rows.append((a, b, wa, wb, t))
+    if not rows or not any(sum(r[2:]) for r in rows):
+        raise ExactStatsError("pairs must hold at least one battle, got none")
+    models = sorted({m for r in rows for m in r[:2]})
+    pos = {m: i for i, m in enumerate(models)}
+    k = len(models)
+    wins = [[Fraction(0)] * k for _ in range(k)]
+    tie = [[0] * k for _ in range(k)]
+    beats = [[0] * k for _ in range(k)]
+    for a, b, wa, wb, t in rows:
+        i, j = pos[a], pos[b]
+        beats[i][j] += wa
+        beats[j][i] += wb
+        tie[i][j] += t
+        tie[j][i] += t
+        half = Fraction(t, 2) if ties == "fair" else 0
+        wins[i][j] += wa + half
+        wins[j][i] += wb + half
+    return BattleCounts(models, wins, tie, beats)
+
+
+def battles_in(counts: BattleCounts) -> int:
+    """How many battles the counts hold (ties included).
+
+    >>> battles_in(battle_counts([("x", "y", "model_a"), ("y", "x", "tie"), ("x", "z", "model_b")]))
+    3
+    """
+    k = len(counts.models)
+    return sum(counts.beats[i][j] for i in range(k) for j in range(k)) + sum(
+        counts.ties[i][j] for i in range(k) for j in range(i + 1, k)
+    )
+
+
 def sign_test(counts: BattleCounts, a: str, b: str, ties: str = "exclude") -> Fraction:
     """Exact two-sided sign test that ``a`` and ``b`` are equally strong, from their battles.
 
@@ -387,25 +437,32 @@ def elo_replay_exact(battles: Iterable[Sequence[Any]], k: Any = 4, init: Any = 1
     return dict(sorted(ratings.items()))
 
 
-def _battle_rows(
-    battles: Iterable[Sequence[Any]], models: list[str], ties: str
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Index arrays (a, b) and outcomes y (1: a won, 0: b won, 1/2: tie) of the battles the fit used."""
-    pos = {m: i for i, m in enumerate(models)}
-    rows = [
-        (pos[a], pos[b], 1.0 if w == "model_a" else 0.0 if w == "model_b" else 0.5)
-        for a, b, w in _battles(battles)
-        if ties == "fair" or w in ("model_a", "model_b")
-    ]
-    arr = np.array(rows, dtype=float)
-    return arr[:, 0].astype(int), arr[:, 1].astype(int), arr[:, 2]
+def _outcome_cells(counts: BattleCounts, ties: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every (pair, outcome) cell once, with its battle count as a weight: index arrays (a, b), outcome y
+    (1: a won, 0: b won, 1/2: tie) and weight w. Battles of one cell are identical to the fit, so sums over
+    battles are weighted sums over cells: nothing per battle is needed."""
+    k = len(counts.models)
+    a, b, y, w = [], [], [], []
+    for i in range(k):
+        for j in range(i + 1, k):
+            cells = [(1.0, counts.beats[i][j]), (0.0, counts.beats[j][i])]
+            if ties == "fair":
+                cells.append((0.5, counts.ties[i][j]))
+            for outcome, n in cells:
+                if n:
+                    a.append(i)
+                    b.append(j)
+                    y.append(outcome)
+                    w.append(n)
+    return np.array(a, dtype=int), np.array(b, dtype=int), np.array(y), np.array(w, dtype=float)
 
 
 def bt_covariance_float(
-    battles: Iterable[Sequence[Any]], fit: BradleyTerryFit, ties: str = "fair", kind: str = "sandwich"
+    battles: Iterable[Sequence[Any]] | BattleCounts, fit: BradleyTerryFit, ties: str = "fair", kind: str = "sandwich"
 ) -> np.ndarray:
     """Covariance of the centred log-strengths: ``"model"`` (inverse observed information) or
-    ``"sandwich"`` (robust: ``H+ (sum of per-battle score outer products) H+``).
+    ``"sandwich"`` (robust: ``H+ (sum of per-battle score outer products) H+``). ``battles`` may be the
+    battles or their :class:`BattleCounts` (the same numbers: battles of one pair and outcome are alike).
 
     >>> b = [("a", "b", "model_a"), ("a", "b", "model_b"), ("b", "c", "model_a"), ("c", "b", "model_a"),
     ...      ("a", "c", "model_a"), ("c", "a", "model_a")]
@@ -416,14 +473,17 @@ def bt_covariance_float(
     if kind not in ("model", "sandwich"):
         raise ExactStatsError(f"kind must be 'model' or 'sandwich', got {kind!r}")
     ties = as_tie_rule(ties, ARENA_TIE_RULES)
-    a, b, y = _battle_rows(battles, fit.models, ties)
+    counts = battles if isinstance(battles, BattleCounts) else battle_counts(battles, ties)
+    if counts.models != fit.models:
+        raise ExactStatsError("fit must be of the same models as the battles")
+    a, b, y, w = _outcome_cells(counts, ties)
     k = len(fit.models)
     p = 1 / (1 + np.exp(fit.theta[b] - fit.theta[a]))
     info = np.zeros((k, k))
-    np.add.at(info, (a, a), p * (1 - p))
-    np.add.at(info, (b, b), p * (1 - p))
-    np.add.at(info, (a, b), -p * (1 - p))
-    np.add.at(info, (b, a), -p * (1 - p))
+    np.add.at(info, (a, a), w * p * (1 - p))
+    np.add.at(info, (b, b), w * p * (1 - p))
+    np.add.at(info, (a, b), -w * p * (1 - p))
+    np.add.at(info, (b, a), -w * p * (1 - p))
     # the centred parameterisation: the information is a graph Laplacian whose null direction (all strengths up
     # by the same amount) is removed exactly by (L + J/k)^-1 - J/k, the pseudo-inverse without rounding noise
     ones = np.full((k, k), 1.0 / k)
@@ -433,25 +493,41 @@ def bt_covariance_float(
     scores = np.zeros((len(y), k))
     scores[np.arange(len(y)), a] = y - p
     scores[np.arange(len(y)), b] = -(y - p)
-    return inv @ (scores.T @ scores) @ inv
+    return inv @ (scores.T @ (scores * w[:, None])) @ inv
 
 
 def bt_bootstrap_float(
-    battles: Iterable[Sequence[Any]], draws: int = 200, seed: Any = 0, ties: str = "fair", progress: bool = False
+    battles: Iterable[Sequence[Any]] | BattleCounts,
+    draws: int = 200,
+    seed: Any = 0,
+    ties: str = "fair",
+    progress: bool = False,
 ) -> tuple[list[str], np.ndarray, int]:
     """Refit on ``draws`` resamples of the battles (with replacement): (models, draws x models centred
-    log-strengths, resamples skipped because the estimate did not exist in them). ``progress`` shows a
-    bar on stderr (tqdm).
+    log-strengths, resamples skipped because the estimate did not exist in them). A resample of N battles
+    is a multinomial draw of N over the (pair, outcome) cells, so it is made from the counts, never per
+    battle. ``progress`` shows a bar on stderr (tqdm).
 
     >>> b = [("a", "b", "model_a"), ("b", "a", "model_a"), ("a", "b", "model_a")] * 5
     >>> models, thetas, skipped = bt_bootstrap_float(b, draws=20)
     >>> thetas.shape[1], skipped >= 0
     (2, True)
     """
-    rows = _battles(battles)
     draws = as_int(draws, "draws", minimum=1)
-    models = battle_counts(rows, ties).models
     seed = as_int(seed, "seed", minimum=0)
+    ties = as_tie_rule(ties, ARENA_TIE_RULES)
+    counts = battles if isinstance(battles, BattleCounts) else battle_counts(battles, "exclude")
+    models = counts.models
+    # every battle is a cell: decisive both ways and ties, whatever the tie rule (ties are resampled too)
+    k = len(models)
+    cells = [
+        (i, j, n_ij, n_ji, t)
+        for i in range(k)
+        for j in range(i + 1, k)
+        if (n_ij := counts.beats[i][j]) + (n_ji := counts.beats[j][i]) + (t := counts.ties[i][j])
+    ]
+    weights = np.array([c for cell in cells for c in cell[2:]], dtype=float)
+    total = int(weights.sum())
     rng = np.random.default_rng(seed)
     out, skipped = [], 0
     steps: Iterable[int] = range(draws)
@@ -460,12 +536,14 @@ def bt_bootstrap_float(
 
         steps = tqdm(steps, desc="bootstrap", unit="draw", file=sys.stderr, dynamic_ncols=True)
     for _ in steps:
-        sample = [rows[i] for i in rng.integers(0, len(rows), len(rows))]
-        counts = battle_counts(sample, ties)
-        if counts.models != models or not bt_mle_exists(counts):
+        drawn = rng.multinomial(total, weights / total).reshape(-1, 3)
+        sample = battle_counts_from_pairs(
+            [(models[i], models[j], *map(int, d)) for (i, j, *_), d in zip(cells, drawn)], ties
+        )
+        if sample.models != models or not bt_mle_exists(sample):
             skipped += 1
             continue
-        out.append(bradley_terry_float(counts, tol=1e-9).theta)
+        out.append(bradley_terry_float(sample, tol=1e-9).theta)
     return models, np.array(out).reshape(-1, len(models)), skipped
 
 

@@ -291,10 +291,10 @@ def cmd_prove(args: argparse.Namespace) -> None:
 
 def cmd_arena(args: argparse.Namespace) -> None:
     from .report.arena_report import arena_summary, to_text
-    from .report.battles import read_battles
+    from .report.battles import read_arena
 
     summary = arena_summary(
-        read_battles(args.battles),
+        read_arena(args.battles),
         anchor=args.anchor,
         scale=args.scale,
         bootstrap=as_int(args.bootstrap, "bootstrap", minimum=0, maximum=100_000),

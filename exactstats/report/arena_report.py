@@ -11,7 +11,10 @@ import numpy as np
 from .._normal import z_value_float
 from ..arena import (
     ELO_SCALE,
+    BattleCounts,
     battle_counts,
+    battle_counts_from_pairs,
+    battles_in,
     bradley_terry_float,
     bt_bootstrap_float,
     bt_certificate,
@@ -24,14 +27,27 @@ from ..paired import holm_adjust
 
 
 def arena_summary(
-    battles: list[tuple[str, str, str]],
+    battles: list[tuple[str, str, str]] | BattleCounts,
     anchor: str | None = None,
     scale: str = "elo",
     bootstrap: int = 0,
     seed: int = 0,
     ties: str = "fair",
 ) -> dict[str, Any]:
-    counts = battle_counts(battles, ties)
+    """Everything ``exactstats arena`` prints, from battles or from their counts (pair-count files)."""
+    if isinstance(battles, BattleCounts):  # the tie rule is applied here, from the raw counts
+        raw = battles
+        counts = battle_counts_from_pairs(
+            [
+                (raw.models[i], raw.models[j], raw.beats[i][j], raw.beats[j][i], raw.ties[i][j])
+                for i in range(len(raw.models))
+                for j in range(i + 1, len(raw.models))
+            ],
+            ties,
+        )
+    else:
+        counts = battle_counts(battles, ties)
+    n_battles = battles_in(counts)
     if anchor is not None:
         counts.index(anchor)  # an unknown anchor is refused before any work
     bt_mle_exists(counts, explain=True)
@@ -40,7 +56,7 @@ def arena_summary(
     ratings = fit.ratings(scale, anchor)
     unit = ELO_SCALE if scale == "elo" else 1.0
     z = z_value_float("0.95")
-    cov = {kind: bt_covariance_float(battles, fit, ties, kind) for kind in ("model", "sandwich")}
+    cov = {kind: bt_covariance_float(counts, fit, ties, kind) for kind in ("model", "sandwich")}
     ref = fit.models.index(anchor) if anchor is not None else None
 
     def half_width(c: np.ndarray, i: int) -> float:
@@ -51,7 +67,7 @@ def arena_summary(
     ranks = rank_intervals_float(fit, cov["sandwich"])
     boot: dict[str, Any] | None = None
     if bootstrap:
-        _, thetas, skipped = bt_bootstrap_float(battles, bootstrap, seed, ties, progress=sys.stderr.isatty())
+        _, thetas, skipped = bt_bootstrap_float(counts, bootstrap, seed, ties, progress=sys.stderr.isatty())
         if ref is not None:
             thetas = thetas - thetas[:, [ref]]
         base = 1000 if scale == "elo" else 0.0
@@ -74,7 +90,7 @@ def arena_summary(
     ps = [sign_test(counts, a, b) for a, b in pairs]
     holm = holm_adjust(ps) if ps else []
     return {
-        "battles": len(battles),
+        "battles": n_battles,
         "models": len(fit.models),
         "scale": scale,
         "anchor": anchor,

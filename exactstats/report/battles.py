@@ -1,7 +1,9 @@
-"""Reading arena battles: FastChat's clean-battle form from CSV, JSONL, JSON or Parquet.
+"""Reading arena battles: FastChat's clean-battle form from CSV, JSONL, JSON or Parquet, or pair counts.
 
 Each row names ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_b``, ``tie`` or
-``tie (bothbad)``); other columns are ignored. A bad row is an error naming file and row.
+``tie (bothbad)``); other columns are ignored. A bad row is an error naming file and row. A table
+of counts per pair (``model_a``, ``model_b``, ``wins_a``, ``wins_b``, ``tie``, ``tie_bothbad``, as
+Chatbot Arena's published counts) is read as :class:`~exactstats.BattleCounts` (:func:`read_arena`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,24 @@ from pathlib import Path
 import pandas as pd
 
 from .._validate import ExactStatsError
-from ..arena import WINNERS
+from ..arena import WINNERS, BattleCounts
 
 COLUMNS = ("model_a", "model_b", "winner")
+
+
+def read_arena(path: str | Path) -> list[tuple[str, str, str]] | BattleCounts:
+    """Battles, or the counts of a pair-count table (the arena's statistics need only the counts)."""
+    from .published import is_pair_counts_table, pair_counts
+
+    p = Path(path)
+    if p.is_file() and p.suffix in (".parquet", ".csv") and p.stat().st_size:
+        try:
+            df = pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p, nrows=0)
+        except Exception:  # noqa: BLE001 - read_battles names the problem
+            return read_battles(p)
+        if is_pair_counts_table(df.columns):
+            return pair_counts(df if p.suffix == ".parquet" else pd.read_csv(p), str(p))
+    return read_battles(p)
 
 
 def read_battles(path: str | Path) -> list[tuple[str, str, str]]:

@@ -214,6 +214,10 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
 def _from_table(path: Path) -> list[_ModelRows]:
     df = _read_table(path)
     cols = set(df.columns)
+    from .published import is_mmlu_pro_table, mmlu_pro_parts
+
+    if is_mmlu_pro_table(cols):  # published MMLU-Pro outputs: graded against one key, null predictions wrong
+        return mmlu_pro_parts(df, str(path))
     if {"model", "question_id", "correct"} <= cols:
         return _from_long(path, df)
     if {"model", "question_id"} <= cols:  # a long table without the column that says right or wrong
@@ -559,6 +563,12 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     """Read every input and align the models on their shared questions (see the module docstring)."""
     read = [r for spec in specs for r in read_source(spec, metric)]
     parts = [r for r in read if r.kind != "lm-eval"] + _merge_tasks([r for r in read if r.kind == "lm-eval"])
+    return assemble(parts, intersect)
+
+
+def assemble(parts: list[_ModelRows], intersect: bool = False) -> ResultSet:
+    """One models x questions matrix from per-model rows, validated once: names, ids, shared questions, keys."""
+    read = parts
     if not parts:
         raise ExactStatsError("inputs must name at least one file")
     seen: dict[str, str] = {}
