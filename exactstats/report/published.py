@@ -171,28 +171,29 @@ def is_pair_counts_table(columns: Any) -> bool:
     return {"model_a", "model_b", "wins_a", "wins_b"} <= set(columns)
 
 
-def pair_counts(df: pd.DataFrame, source: str) -> BattleCounts:
-    """Raw counts (every tie kept as a tie) from a table with model_a, model_b, wins_a, wins_b and tie columns."""
+def pair_counts(df: pd.DataFrame, source: str, ties: str = "exclude") -> BattleCounts:
+    """Counts from a table with model_a, model_b, wins_a, wins_b and tie columns; ``ties`` is the arena
+    tie rule for the credited wins (the tie counts themselves are always kept)."""
     if not is_pair_counts_table(df.columns):
         raise ExactStatsError(f"{source}: pair counts need columns model_a, model_b, wins_a, wins_b (and tie)")
     if df[["model_a", "model_b"]].isna().any().any():
         raise ExactStatsError(f"{source}: a row has no model name")
     tie_cols = [c for c in ("tie", "tie_bothbad") if c in df.columns]
-    ties = df[tie_cols].sum(axis=1) if tie_cols else pd.Series(0, index=df.index)
-    rows = zip(df["model_a"].astype(str), df["model_b"].astype(str), df["wins_a"], df["wins_b"], ties)
-    return battle_counts_from_pairs(list(rows), ties="exclude")
+    tie_counts = df[tie_cols].sum(axis=1) if tie_cols else pd.Series(0, index=df.index)
+    rows = zip(df["model_a"].astype(str), df["model_b"].astype(str), df["wins_a"], df["wins_b"], tie_counts)
+    return battle_counts_from_pairs(list(rows), ties=ties)
 
 
-def load_arena_pair_counts(path: str | Path | None = None) -> BattleCounts:
-    """Chatbot Arena (2024-08-14) as counts per pair: 129 models, 1,670,250 battles, ties kept as ties
-    (apply a tie rule with ``exactstats arena --ties`` or :func:`~exactstats.battle_counts_from_pairs`).
+def load_arena_pair_counts(path: str | Path | None = None, ties: str = "fair") -> BattleCounts:
+    """Chatbot Arena (2024-08-14) as counts per pair: 129 models, 1,670,250 battles; ``tie`` and ``tie
+    (bothbad)`` are both ties, credited by the arena tie rule ``ties`` (``fair``: half a win each).
 
     >>> counts = load_arena_pair_counts()  # reads $EXACTSTATS_REAL_EVALS  # doctest: +SKIP
     >>> len(counts.models)  # doctest: +SKIP
     129
     """
     source = _file(path, ARENA_FILE)
-    return pair_counts(_read_parquet(source, {"model_a", "model_b", "wins_a", "wins_b"}), str(source))
+    return pair_counts(_read_parquet(source, {"model_a", "model_b", "wins_a", "wins_b"}), str(source), ties)
 
 
 def load_llmfao(path: str | Path | None = None, judge: str = "crowd") -> pd.DataFrame:
