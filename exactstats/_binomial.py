@@ -68,6 +68,21 @@ def binomial_cdf_scaled(n: int, upto: int, j: int, grid: int) -> int:
     return int(total)
 
 
+def binomial_range_sum(m: int, lo: int, hi: int, beta: int, gamma: int) -> int:
+    """``sum_{b=lo}^{hi} C(m, b) beta^b gamma^(m - b)``, in integers (0 <= lo, hi <= m)."""
+    if lo > hi:
+        return 0
+    if gamma == 0:
+        return beta**m if lo <= m <= hi else 0
+    term = _mpz(comb(m, lo)) * _mpz(beta) ** lo * _mpz(gamma) ** (m - lo)
+    total = _mpz(0)
+    for b in range(lo, hi + 1):
+        total += term
+        if b < hi:
+            term = term * (m - b) * beta // ((b + 1) * gamma)
+    return int(total)
+
+
 def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) -> Iterator[int]:
     """Yield ``G_m = sum_{i=0}^{min(t_m, m)} C(m, i) beta**i gamma**(m-i)`` for m = 0, 1, 2, ...
 

@@ -151,39 +151,35 @@ def cmd_equivalence(args: argparse.Namespace) -> None:
     )
 
 
-def _figure(path: str, xs: list, ys: list, xlabel: str, ylabel: str, level: float, title: str) -> None:
-    import matplotlib
+def _grid_output(args: argparse.Namespace, table: Any, axis: str, value: str, level: Any, lines: list[str]) -> None:
+    """The shared end of ``coverage`` and ``size``: an optional figure, then JSON or the text lines and rows."""
+    points = table.points
+    if args.figure:
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.plot([float(x) for x in xs], [float(y) for y in ys], marker=".", lw=1)
-    ax.axhline(level, color="grey", ls="--", lw=1)
-    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        ax.plot([float(x) for x, _ in points], [float(y) for _, y in points], marker=".", lw=1)
+        ax.axhline(float(level), color="grey", ls="--", lw=1)
+        ax.set(xlabel=axis, ylabel=value, title=lines[0].split(":")[0] + f": exact {value}")
+        fig.tight_layout()
+        fig.savefig(args.figure, dpi=120)
+        plt.close(fig)
+    if args.json:
+        print(json.dumps(table.to_json()))
+        return
+    if args.rows:
+        symbol = axis.split()[-1]
+        lines = lines + [f"  {symbol} = {str(x):>9}  {value} {float(y):.6g}" for x, y in points]
+    print("\n".join(lines))
 
 
 def cmd_coverage(args: argparse.Namespace) -> None:
     from .levels import coverage_table
 
     t = coverage_table(args.method, args.n, grid=args.grid, confidence=args.confidence)
-    if args.figure:
-        title = f"{args.method}, n = {t.n}: exact coverage"
-        _figure(
-            args.figure,
-            [p for p, _ in t.points],
-            [c for _, c in t.points],
-            "true accuracy p",
-            "coverage",
-            float(t.confidence),
-            title,
-        )
-    if args.json:
-        print(json.dumps(t.to_json()))
-        return
     lines = [
         f"{args.method} interval, n = {t.n}, confidence {t.confidence}: exact coverage at p = "
         f"{t.points[0][0]} .. {t.points[-1][0]}",
@@ -191,29 +187,13 @@ def cmd_coverage(args: argparse.Namespace) -> None:
         f"  grid points under {t.confidence}  {t.below_nominal} of {len(t.points)}",
         f"  note: {t.note}",
     ]
-    if args.rows:
-        lines += [f"  p = {str(p):>9}  coverage {float(c):.6f}" for p, c in t.points]
-    print("\n".join(lines))
+    _grid_output(args, t, "true accuracy p", "coverage", t.confidence, lines)
 
 
 def cmd_size(args: argparse.Namespace) -> None:
     from .levels import size_table
 
     t = size_table(args.test, args.n, grid=args.grid, alpha=args.alpha, margin=args.margin)
-    if args.figure:
-        title = f"{args.test}, n = {t.n}: exact size"
-        _figure(
-            args.figure,
-            [q for q, _ in t.points],
-            [s for _, s in t.points],
-            "discordance rate q",
-            "size",
-            float(t.alpha),
-            title,
-        )
-    if args.json:
-        print(json.dumps(t.to_json()))
-        return
     lines = [
         f"{args.test} test, n = {t.n}, alpha {t.alpha}"
         + (f", margin {t.margin}" if t.margin is not None else "")
@@ -223,9 +203,7 @@ def cmd_size(args: argparse.Namespace) -> None:
         f"  ({t.bound_reason})",
         f"  holds its level: {'yes' if t.holds else 'NO'}",
     ]
-    if args.rows:
-        lines += [f"  q = {str(q):>9}  size {float(v):.6g}" for q, v in t.points]
-    print("\n".join(lines))
+    _grid_output(args, t, "discordance rate q", "size", t.alpha, lines)
 
 
 def cmd_power(args: argparse.Namespace) -> None:

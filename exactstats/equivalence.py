@@ -43,7 +43,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ._binomial import binomial_cdf_scaled
+from ._binomial import binomial_cdf_scaled, binomial_range_sum
 from ._validate import (
     ExactStatsError,
     as_cell_probabilities,
@@ -343,19 +343,6 @@ def _region(m: int, n: int, margin: Fraction, alpha: Fraction, alternative: str,
     return lo, hi
 
 
-def _binomial_range_sum(m: int, lo: int, hi: int, beta: int, gamma: int) -> int:
-    """sum_{b=lo}^{hi} C(m, b) beta^b gamma^(m - b), in integers."""
-    if gamma == 0:
-        return beta**m if lo <= m <= hi else 0
-    term = math.comb(m, lo) * beta**lo * gamma ** (m - lo)
-    total = 0
-    for b in range(lo, hi + 1):
-        total += term
-        if b < hi:
-            term = term * (m - b) * beta // ((b + 1) * gamma)
-    return total
-
-
 def paired_equivalence_power(
     n: int,
     p_b: Any,
@@ -393,7 +380,7 @@ def paired_equivalence_power(
             continue
         lo, hi = _region(m, n, margin, alpha, alternative, gamma)
         if lo <= hi:
-            total += weight * _binomial_range_sum(m, lo, hi, beta, gam)
+            total += weight * binomial_range_sum(m, lo, hi, beta, gam)
     return Fraction(total, den**n)
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ._binomial import binomial_lower_sum
+from ._binomial import binomial_lower_sum, binomial_range_sum
 from ._normal import z_value_float
 from ._validate import (
     ExactStatsError,
@@ -226,19 +226,22 @@ def paired_interval_coverage(n: int, p_b: Any, p_c: Any, confidence: Any = "0.95
     pb, pc = as_cell_probabilities(p_b, p_c)
     ddof = as_int(ddof, "ddof", minimum=0, maximum=1)
     z2 = _z(as_probability(confidence, "confidence", open_low=True, open_high=True)) ** 2
-    gap = pb - pc
-    den = math.lcm(pb.denominator, pc.denominator)
-    beta, gamma = int(pb * den), int(pc * den)
-    rho = den - beta - gamma
-    total = 0
-    for m in range(n + 1):
-        weight = math.comb(n, m) * rho ** (n - m)
-        if weight == 0:
-            continue
-        for b in range(m + 1):
-            if _paired_covered(b, m - b, n, gap, z2, ddof):
-                total += weight * math.comb(m, b) * beta**b * gamma ** (m - b)
-    return Fraction(total, den**n)
+
+    def covering(m: int) -> list[tuple[int, int]]:  # the runs of b (of m discordant) whose interval holds the gap
+        return _runs([_paired_covered(b, m - b, n, pb - pc, z2, ddof) for b in range(m + 1)])
+
+    return paired_rejection_probability(n, pb, pc, covering)
+
+
+def _runs(flags: list[bool]) -> list[tuple[int, int]]:
+    """The maximal runs ``(lo, hi)`` of positions where ``flags`` is true."""
+    out: list[tuple[int, int]] = []
+    for i, flag in enumerate(flags):
+        if flag and out and out[-1][1] == i - 1:
+            out[-1] = (out[-1][0], i)
+        elif flag:
+            out.append((i, i))
+    return out
 
 
 def paired_interval_coverage_float(n: int, p_b: Any, p_c: Any, confidence: Any = "0.95", ddof: int = 1) -> float:
@@ -290,12 +293,8 @@ def paired_rejection_probability(n: int, p_b: Any, p_c: Any, region: Region) -> 
     total = 0
     for m in range(n + 1):
         weight = math.comb(n, m) * rho ** (n - m)
-        if weight == 0:
-            continue
-        for lo, hi in region(m):
-            lo, hi = max(lo, 0), min(hi, m)
-            for b in range(lo, hi + 1):
-                total += weight * math.comb(m, b) * beta**b * gamma ** (m - b)
+        if weight:
+            total += weight * sum(binomial_range_sum(m, max(lo, 0), min(hi, m), beta, gamma) for lo, hi in region(m))
     return Fraction(total, den**n)
 
 
