@@ -45,3 +45,32 @@ def test_other_figures_build():
     bins = reliability_float([[0.9, 0.1], [0.6, 0.4], [0.2, 0.8]], [0, 1, 1], bins=5)
     line = reliability_figure({"m": bins}).axes[0].lines[1]
     assert len(line.get_xdata()) == sum(b["count"] > 0 for b in bins)  # empty bins are not drawn
+
+
+def test_report_figures_stay_bounded_at_leaderboard_scale():
+    """At 300 models the heatmap stops growing (it grew an inch per model: 44 GB of pixels at 1,000),
+    drops the per-cell labels, and the row-per-model figures show the top rows and say so."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from exactstats.report.figures import (
+        MAX_CELL_LABELS,
+        MAX_HEATMAP_INCHES,
+        MAX_ROWS,
+        heatmap_figure,
+        interval_figure,
+    )
+
+    k = 300
+    m = np.random.default_rng(0).uniform(-0.2, 0.8, (k, k))
+    fig = heatmap_figure(m, [f"m{i}" for i in range(k)], title="phi")
+    w, h = fig.get_size_inches()
+    assert w <= 1.1 * MAX_HEATMAP_INCHES + 2.5 and h <= MAX_HEATMAP_INCHES + 1.5
+    assert len(fig.axes[0].texts) == 0 and "300 models" in fig.axes[0].get_title()
+    plt.close(fig)
+    small = heatmap_figure(m[:MAX_CELL_LABELS, :MAX_CELL_LABELS], [f"m{i}" for i in range(MAX_CELL_LABELS)])
+    assert len(small.axes[0].texts) == MAX_CELL_LABELS**2
+    plt.close(small)
+    fig = interval_figure([f"m{i}" for i in range(k)], [0.5] * k, {"Wilson": [(0.4, 0.6)] * k}, title="acc")
+    assert len(fig.axes[0].get_yticks()) <= MAX_ROWS and f"first {MAX_ROWS} of {k}" in fig.axes[0].get_title()
+    plt.close(fig)

@@ -21,6 +21,20 @@ def _plt():
     return plt
 
 
+MAX_HEATMAP_INCHES = 14  # the heatmap's side stops growing here (about 30 models at an inch each, then shrinks)
+MAX_CELL_LABELS = 30  # beyond this many models a number in every cell is unreadable
+MAX_TICK_LABELS = 60
+MAX_ROWS = 60  # row-per-model figures show the first MAX_ROWS rows (the leaderboard's top) and say so
+
+
+def _top_rows(names: Sequence[str], *columns: Sequence, title: str | None) -> tuple[list, list, str | None]:
+    """The first MAX_ROWS rows of a row-per-item figure, and a title that says how many were left out."""
+    if len(names) <= MAX_ROWS:
+        return list(names), [list(c) for c in columns], title
+    note = f"first {MAX_ROWS} of {len(names)}; the tables and the JSON report hold all"
+    return list(names[:MAX_ROWS]), [list(c)[:MAX_ROWS] for c in columns], f"{title} ({note})" if title else note
+
+
 def interval_figure(
     names: Sequence[str],
     centres: Sequence[float],
@@ -28,7 +42,11 @@ def interval_figure(
     xlabel: str = "accuracy",
     title: str | None = None,
 ):
-    """Horizontal intervals per name, one row each, one colour per method (e.g. Wilson vs CLT)."""
+    """Horizontal intervals per name, one row each, one colour per method (e.g. Wilson vs CLT); at most
+    MAX_ROWS rows (the first ones)."""
+    keys = list(intervals)
+    names, cols, title = _top_rows(names, centres, *(intervals[k] for k in keys), title=title)
+    centres, intervals = cols[0], dict(zip(keys, cols[1:]))
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
     y = np.arange(len(names))[::-1]
@@ -88,7 +106,9 @@ def paired_unpaired_figure(
     unpaired: Sequence[tuple[float, float]],
     title: str | None = None,
 ):
-    """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points."""
+    """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points;
+    at most MAX_ROWS pairs (the first ones)."""
+    labels, (diffs, paired, unpaired), title = _top_rows(labels, diffs, paired, unpaired, title=title)
     plt = _plt()
     fig, ax = plt.subplots(figsize=(7, 0.55 * len(labels) + 1.2))
     y = np.arange(len(labels))[::-1]
@@ -120,13 +140,14 @@ def heatmap_figure(
     the colour scale (so that small values look small); by default it is the largest absolute value."""
     plt = _plt()
     k = len(names)
-    fig, ax = plt.subplots(figsize=(1.1 * k + 2.5, 1.0 * k + 1.5))
+    side = min(k, MAX_HEATMAP_INCHES)  # an inch per model, up to a cap: the pixels stay bounded at any k
+    fig, ax = plt.subplots(figsize=(1.1 * side + 2.5, 1.0 * side + 1.5))
     top = limit if limit is not None else max(1e-9, float(np.nanmax(np.abs(matrix))))
     if np.nanmin(matrix) < 0:
         im = ax.imshow(matrix, cmap="RdBu_r", vmin=-top, vmax=top)
     else:
         im = ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
-    for i in range(k):
+    for i in range(k if k <= MAX_CELL_LABELS else 0):  # a label per cell only while it is readable
         for j in range(k):
             v = matrix[i, j]
             if np.isnan(v):
@@ -140,8 +161,11 @@ def heatmap_figure(
                 fontsize=8,
                 color="white" if abs(v) > 0.6 * top else "black",
             )
-    ax.set_xticks(range(k), names, rotation=35, ha="right")
-    ax.set_yticks(range(k), names)
+    if k <= MAX_TICK_LABELS:
+        ax.set_xticks(range(k), names, rotation=35, ha="right")
+        ax.set_yticks(range(k), names)
+    else:  # names would overlap: the axes count models in the order given
+        title = f"{title} ({k} models in leaderboard order; the JSON report holds the matrix)"
     ax.set_title(title)
     fig.colorbar(im, ax=ax, shrink=0.8)
     fig.tight_layout()
