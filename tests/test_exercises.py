@@ -72,3 +72,18 @@ def test_cli_check(capsys):
 def test_unknown_exercise_ids_are_refused(bad):
     with pytest.raises(es.ExactStatsError):
         check(bad, "1")
+
+
+def test_the_teachers_page_examples_print_what_it_says(capsys):
+    """Every `$ exactstats check ...` line on the teachers' page, run: the next line is its exact output."""
+    import re
+    import shlex
+
+    from exactstats.cli import main
+
+    text = (ROOT / "book" / "teachers.md").read_text()
+    pairs = re.findall(r"^\$ (exactstats check [^\n#]+?)\s*(?:#[^\n]*)?\n([^\n$][^\n]*)$", text, flags=re.M)
+    assert len(pairs) >= 3
+    for command, shown in pairs:
+        assert main(shlex.split(command)[1:]) == 0
+        assert capsys.readouterr().out.strip() == shown.strip(), command
