@@ -293,9 +293,10 @@ def holm_reject_screened(
     """Holm's decisions from float p-values, each decision that could depend on rounding confirmed exactly.
 
     ``exact_p(i)`` returns the exact Fraction p-value of hypothesis ``i``; it is called only for the
-    p-values within a relative ``margin`` of a Holm threshold ``alpha / r`` (float p-values are far
-    more accurate than that), so the decisions equal those of Holm on the exact values. Returns the
-    decisions and the indices that were computed exactly.
+    p-values within a relative ``margin`` of the Holm threshold of their own rank, ``alpha / (m - i)``
+    for the i-th smallest (or of a neighbouring rank, should rounding reorder near-equal p-values).
+    Float p-values are far more accurate than the margin, so the decisions equal those of Holm on the
+    exact values. Returns the decisions and the indices that were computed exactly.
 
     >>> holm_reject_screened([0.001, 0.04, 0.2], lambda i: Fraction(0))
     ([True, False, False], [])
@@ -306,9 +307,15 @@ def holm_reject_screened(
     if m == 0:
         return [], []
     values: list[Any] = [float(x) for x in ps]
-    # Holm compares p-values with alpha / r for r = m, m - 1, ..., 1: the nearest such threshold decides
-    r = np.clip(np.rint(float(level) / np.maximum(ps, 1e-300)), 1, m)
-    near = np.abs(ps * r / float(level) - 1) <= margin
+    # the i-th smallest p-value meets alpha / (m - i); only there (or at a neighbouring rank) can rounding
+    # change a decision. Checking every alpha / r instead flagged thousands of p-values that no rank meets.
+    order_f = np.argsort(ps, kind="stable")
+    ranks = np.empty(m, dtype=np.int64)
+    ranks[order_f] = np.arange(m)
+    near = np.zeros(m, dtype=bool)
+    for shift in (-1, 0, 1):
+        r = np.clip(ranks + shift, 0, m - 1)
+        near |= np.abs(ps * (m - r) / float(level) - 1) <= margin
     exact_idx = [int(i) for i in np.flatnonzero(near)]
     for i in exact_idx:
         values[i] = exact_p(i)

@@ -3,10 +3,11 @@ from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.contingency_tables import mcnemar
 
+import exactstats as es
 from exactstats import (
     ExactStatsError,
     discordance,
@@ -100,3 +101,23 @@ def test_holm_matches_statsmodels(ps):
 
     ref = multipletests([float(p) for p in ps], method="holm")[1]
     assert [float(a) for a in holm_adjust(ps)] == pytest.approx(list(ref), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(1, 10**6), min_size=1, max_size=40), st.data())
+def test_holm_screen_equals_exact_holm_even_with_rounded_floats(numerators, data):
+    """Exact p-values, some placed exactly on a Holm threshold alpha / (m - i); the floats are off by up to
+    1e-12 relatively, as a float McNemar is. The screened decisions are exact Holm's, and p-values far from
+    their own rank's threshold are never computed exactly."""
+    m = len(numerators)
+    exact = [Fraction(x, 10**7) for x in numerators]
+    for i in data.draw(st.lists(st.integers(0, m - 1), max_size=3)):
+        exact[i] = Fraction(1, 20) / data.draw(st.integers(1, m))  # on some threshold
+    floats = [float(p) * (1 + data.draw(st.floats(-1e-12, 1e-12))) for p in exact]
+    reject, computed = es.holm_reject_screened(floats, lambda i: exact[i])
+    assert reject == [p <= Fraction(1, 20) for p in es.holm_adjust(exact)]
+    order = sorted(range(m), key=lambda i: floats[i])  # ranks as the screen sees them
+    for rank, i in enumerate(order):
+        own = [Fraction(1, 20) / (m - r) for r in (rank - 1, rank, rank + 1) if 0 <= r < m]
+        if all(abs(exact[i] / t - 1) > Fraction(1, 10**5) for t in own):
+            assert i not in computed
