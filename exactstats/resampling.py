@@ -82,10 +82,10 @@ def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
 
     A redraw of n questions is n uniform question indices. When n is below the
     number P of distinct patterns, the drawn questions' rows are gathered and summed
-    (draws x n x k adds, no Python loop); otherwise the indices are mapped to
-    patterns and counted, and the counts times the pattern matrix score every model
-    at once (draws x n counting plus draws x P x k multiply-adds). Either way the
-    floor is drawing the draws x n random indices.
+    (draws x n x k adds, no Python loop); otherwise what matters is how many drawn
+    questions fall on each pattern, a multinomial draw of n over the patterns' shares
+    (draws x P work, whatever n is: two models on a million questions have at most four
+    patterns), and the counts times the pattern matrix score every model at once.
     """
     from threadpoolctl import threadpool_limits
 
@@ -96,16 +96,15 @@ def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
     index_type = np.uint16 if questions <= 1 << 16 else np.int64
     gather = n < P
     rows = C.T.astype(np.int16 if n < 1 << 15 else np.int64)
-    block = max(1, _BLOCK_CELLS // max(P, n * (models if gather else 1)))
+    block = max(1, _BLOCK_CELLS // (n * models if gather else P))
+    shares = counts / counts.sum()
     for start in range(0, draws, block):
         size = min(block, draws - start)
-        drawn = rng.integers(0, questions, size=(size, n), dtype=index_type)
         if gather:
+            drawn = rng.integers(0, questions, size=(size, n), dtype=index_type)
             scores = rows[drawn].sum(axis=1, dtype=np.float64)
         else:
-            idx = np.take(pattern_of, drawn)
-            idx += (np.arange(size, dtype=np.int32) * P)[:, None]
-            W = np.bincount(idx.ravel(), minlength=size * P).reshape(size, P)
+            W = rng.multinomial(n, shares, size=size)  # drawn questions per pattern
             with threadpool_limits(1, user_api="blas"):  # a thin product: threads only contend
                 scores = W.astype(np.float64) @ patterns
         # scores are whole numbers: a jitter in [0, 0.5) orders tied models uniformly at random
@@ -172,8 +171,8 @@ def top_stays_top_float(C: Any, n: int, draws: int = 2000, seed: Any = 0, on_blo
 def top_three_keep_order_float(C: Any, n: int, draws: int = 2000, seed: Any = 0) -> float:
     """Share of redraws in which the full set's top three come first, second and third, in order.
 
-    >>> top_three_keep_order_float([[1, 1, 1, 1], [1, 1, 0, 0], [0, 0, 0, 0]], 4, draws=100)
-    0.94
+    >>> top_three_keep_order_float([[1, 1, 1, 1], [1, 1, 0, 0], [0, 0, 0, 0]], 4, draws=1000)  # exactly 15/16
+    0.954
     """
     C, n, draws = _setup(C, n, draws)
     if C.shape[0] < 3:
