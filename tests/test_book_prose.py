@@ -128,3 +128,29 @@ def test_scanner_catches_typed_numbers():
     assert any("'71.8%'" in b for b in bad) and any("'37'" in b for b in bad)
     assert not any("42" in b or "'1.5'" in b or "2024" in b for b in bad)
     assert len(bad) == 2
+
+
+def _cells(text: str) -> list[tuple[str, str]]:
+    """(tags line, code) of every code cell outside the solutions."""
+    text = re.sub(r"```\{solution-start\}.*?```\{solution-end\}\n```", "", text, flags=re.S)
+    return [
+        (m.group(1) or "", m.group(2))
+        for m in re.finditer(r"```\{code-cell\}[^\n]*\n(:tags: [^\n]*\n)?(.*?)```", text, re.S)
+    ]
+
+
+def test_no_computation_is_removed_from_the_pages():
+    """Every code cell is in the HTML: visible, or behind a toggle (hide-input). Only cells that render
+    prose or a widget (the proofs, the browser figure) may drop their input; no cell is removed whole."""
+    hidden = visible = 0
+    for path in CHAPTERS:
+        for tags, code in _cells(path.read_text()):
+            assert "remove-cell" not in tags, f"{path.name}: a removed cell: {code.splitlines()[0][:60]!r}"
+            if "remove-input" in tags:
+                assert "Markdown(" in code or "HTML(" in code, f"{path.name}: removed input that is not a render"
+            lines = sum(1 for line in code.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+            if "hide-input" in tags or "remove-input" in tags:
+                hidden += lines
+            else:
+                visible += lines
+    assert visible > 0 and hidden > 0
