@@ -131,8 +131,23 @@ def _sphinx_proof_parallel_fix(app):
 STUDENT = "student" in tags  # noqa: F821 - `tags` is provided by Sphinx when it runs this file
 if STUDENT:
     html_title += " (student edition)"
-    html_copy_source = False
     html_show_sourcelink = False
+
+
+def _student_sources(app, exception):
+    """The student edition's "download source" gives each chapter as students see it: Sphinx copies the
+    file from disk, solutions and all, so every copied source is rewritten from the stripped text."""
+    if exception is not None:
+        return
+    from pathlib import Path
+
+    from book._code.student import strip_solutions
+
+    sources = Path(app.outdir) / "_sources"
+    for copied in sources.rglob("*.md"):
+        original = Path(app.srcdir) / copied.relative_to(sources)
+        if original.exists():
+            copied.write_text(strip_solutions(original.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def _glued_tables(app, doctree):
@@ -157,6 +172,7 @@ def setup(app):
         from book._code.student import on_source_read
 
         app.connect("source-read", on_source_read)
+        app.connect("build-finished", _student_sources)
 
 
 # Chapters are numbered (book/index.md), so figures, tables and exercises read "Exercise 3.2".

@@ -16,8 +16,9 @@ from book._code.student import START  # noqa: E402
 
 
 def solution_snippets() -> list[str]:
-    """Distinctive lines from every solution in the sources: none of them may appear in the output."""
-    snippets = []
+    """Distinctive lines from every solution in the sources: none of them may appear in the output
+    (a line that the chapters also use outside their solutions is no evidence, and is left out)."""
+    snippets, elsewhere = [], set()
     for md in sorted((ROOT / "book").glob("*.md")):
         inside = False
         for line in md.read_text().splitlines():
@@ -27,7 +28,9 @@ def solution_snippets() -> list[str]:
                 inside = False
             elif inside and len(line.strip()) > 30 and not line.lstrip().startswith(("```", ":")):
                 snippets.append(line.strip())
-    return snippets
+            elif not inside:
+                elsewhere.add(line.strip())
+    return [s for s in snippets if s not in elsewhere]
 
 
 def main(out: str) -> int:
@@ -38,6 +41,11 @@ def main(out: str) -> int:
         if p.suffix in {".html", ".js", ".txt", ".ipynb", ".md"}
     }
     problems = [f"{p}: solution markup" for p, t in texts.items() if re.search(r'class="[^"]*\bsolution\b', t)]
+    # "download source" must work: every chapter's source is there, without its solutions (checked below)
+    for md in sorted((ROOT / "book").glob("*.md")):
+        copied = folder / "_sources" / "book" / md.name
+        if not copied.exists() or not copied.read_text().strip():
+            problems.append(f"{copied}: the chapter's source is missing (the download button would fail)")
     for snippet in solution_snippets():
         for p, t in texts.items():
             if snippet in t:
