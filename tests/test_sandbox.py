@@ -363,3 +363,30 @@ def test_the_runner_survives_a_signal_storm():
     r = check_completion(_problem(), body, FAST)
     assert r.status in ("failed", "error")
     assert os.getpid() and signal.SIGKILL  # still here
+
+
+def _in_process_harness(problem: dict, completion: str) -> str:
+    """The design this sandbox replaced, reduced to its core: the completion, the tests and check() run in
+    one process, and the verdict is that process's own report (here its exit status). No isolation."""
+    program = problem["prompt"] + completion + "\n" + problem["test"] + f"\ncheck({problem['entry_point']})\n"
+    r = subprocess.run([sys.executable, "-I", "-c", program], capture_output=True, timeout=30)
+    return "passed" if r.returncode == 0 else "failed"
+
+
+def test_the_attacks_defeat_an_in_process_harness(tmp_path):
+    """The suite can fail: the same attacks that the sandbox contains pass, or escape, when the verdict comes
+    from the process that ran the completion and nothing isolates it."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep")
+    cases = attacks(outside, os.getpid())
+    for name in ("always-equal object", "int subclass that equals anything"):
+        body, _ = cases[name]
+        assert _in_process_harness(_problem(), body) == "passed", name  # a false pass
+        assert check_completion(_problem(), body, FAST).status != "passed", name
+    body, _ = cases["write outside"]
+    _in_process_harness(_problem(), body)
+    assert (outside / "evil.txt").exists()  # an escape: the file outside was written
+    (outside / "evil.txt").unlink()
+    check_completion(_problem(), body, FAST)
+    assert not (outside / "evil.txt").exists()
