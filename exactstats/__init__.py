@@ -84,6 +84,7 @@ from .arena import (
     bt_mle_exists,
     elo_ratings_float,
     elo_replay_exact,
+    pair_totals,
     rank_intervals_float,
     sign_test,
 )
@@ -382,6 +383,7 @@ __all__ = [
     "battle_counts",
     "battle_counts_from_pairs",
     "battles_in",
+    "pair_totals",
     "sign_test",
     "bt_mle_exists",
     "BradleyTerryFit",

@@ -7,8 +7,9 @@ multiplication); plain Python ints give the same numbers, only slower.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from math import gcd
 
 try:  # pragma: no cover - exercised whichever way the environment is
     import gmpy2
@@ -81,6 +82,28 @@ def binomial_range_sum(m: int, lo: int, hi: int, beta: int, gamma: int) -> int:
         if b < hi:
             term = term * (m - b) * beta // ((b + 1) * gamma)
     return int(total)
+
+
+def trinomial_integers(p_b: Fraction, p_c: Fraction) -> tuple[int, int, int, int]:
+    """``(den, beta, gamma, rho)``: the cell chances ``p_b, p_c, 1 - p_b - p_c`` as ``beta/den``,
+    ``gamma/den`` and ``rho/den`` over one common denominator, for integer trinomial sums."""
+    den = p_b.denominator * p_c.denominator // gcd(p_b.denominator, p_c.denominator)
+    beta, gamma = int(p_b * den), int(p_c * den)
+    return den, beta, gamma, den - beta - gamma
+
+
+def region_sum(
+    n: int, beta: int, gamma: int, rho: int, region: Callable[[int], Iterable[tuple[int, int]]], ms: Iterable[int]
+) -> int:
+    """``sum_m C(n, m) rho^(n-m) sum_{(lo, hi) in region(m)} sum_{b=lo}^{hi} C(m, b) beta^b gamma^(m-b)`` over
+    the discordant counts ``m`` in ``ms``: ``den**n`` times the chance that a paired test with that
+    rejection region rejects (the other ``m`` must have empty regions)."""
+    total = 0
+    for m in ms:
+        weight = comb(n, m) * rho ** (n - m)
+        if weight:
+            total += weight * sum(binomial_range_sum(m, max(lo, 0), min(hi, m), beta, gamma) for lo, hi in region(m))
+    return total
 
 
 def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) -> Iterator[int]:

@@ -103,32 +103,17 @@ class BattleCounts:
 def battle_counts(battles: Iterable[Sequence[Any]], ties: str = "fair") -> BattleCounts:
     """Exact win and tie counts between every pair of models (models sorted by name).
 
+    The battles are tallied per pair and outcome first (plain integers), then counted by
+    :func:`battle_counts_from_pairs`: one Fraction per pair, not per battle.
+
     >>> battle_counts([("x", "y", "model_b"), ("x", "y", "tie")], ties="exclude").wins_of("y", "x")
     Fraction(1, 1)
     """
     ties = as_tie_rule(ties, ARENA_TIE_RULES)
-    rows = _battles(battles)
-    models = sorted({m for a, b, _ in rows for m in (a, b)})
-    pos = {m: i for i, m in enumerate(models)}
-    k = len(models)
-    wins = [[Fraction(0)] * k for _ in range(k)]
-    tie = [[0] * k for _ in range(k)]
-    beats = [[0] * k for _ in range(k)]
-    for a, b, w in rows:
-        i, j = pos[a], pos[b]
-        if w == "model_a":
-            wins[i][j] += 1
-            beats[i][j] += 1
-        elif w == "model_b":
-            wins[j][i] += 1
-            beats[j][i] += 1
-        else:
-            tie[i][j] += 1
-            tie[j][i] += 1
-            if ties == "fair":
-                wins[i][j] += Fraction(1, 2)
-                wins[j][i] += Fraction(1, 2)
-    return BattleCounts(models, wins, tie, beats)
+    tally: dict[tuple[str, str], list[int]] = {}
+    for a, b, w in _battles(battles):
+        tally.setdefault((a, b), [0, 0, 0])[0 if w == "model_a" else 1 if w == "model_b" else 2] += 1
+    return battle_counts_from_pairs([(a, b, *cell) for (a, b), cell in tally.items()], ties)
 
 
 def battle_counts_from_pairs(pairs: Iterable[Sequence[Any]], ties: str = "fair") -> BattleCounts:
@@ -169,16 +154,29 @@ def battle_counts_from_pairs(pairs: Iterable[Sequence[Any]], ties: str = "fair")
     return BattleCounts(models, wins, tie, beats)
 
 
+def pair_totals(counts: BattleCounts) -> list[tuple[str, str, int, int, int]]:
+    """``(model_a, model_b, wins_a, wins_b, ties)`` for every pair that met: the counts without a tie rule,
+    the form :func:`battle_counts_from_pairs` reads (to apply another tie rule, or to resample).
+
+    >>> pair_totals(battle_counts([("x", "y", "model_a"), ("y", "x", "tie"), ("x", "z", "model_b")]))
+    [('x', 'y', 1, 0, 1), ('x', 'z', 0, 1, 0)]
+    """
+    k, m = len(counts.models), counts.models
+    return [
+        (m[i], m[j], counts.beats[i][j], counts.beats[j][i], counts.ties[i][j])
+        for i in range(k)
+        for j in range(i + 1, k)
+        if counts.beats[i][j] or counts.beats[j][i] or counts.ties[i][j]
+    ]
+
+
 def battles_in(counts: BattleCounts) -> int:
     """How many battles the counts hold (ties included).
 
     >>> battles_in(battle_counts([("x", "y", "model_a"), ("y", "x", "tie"), ("x", "z", "model_b")]))
     3
     """
-    k = len(counts.models)
-    return sum(counts.beats[i][j] for i in range(k) for j in range(k)) + sum(
-        counts.ties[i][j] for i in range(k) for j in range(i + 1, k)
-    )
+    return sum(wa + wb + t for _, _, wa, wb, t in pair_totals(counts))
 
 
 def sign_test(counts: BattleCounts, a: str, b: str, ties: str = "exclude") -> Fraction:
@@ -518,14 +516,8 @@ def bt_bootstrap_float(
     ties = as_tie_rule(ties, ARENA_TIE_RULES)
     counts = battles if isinstance(battles, BattleCounts) else battle_counts(battles, "exclude")
     models = counts.models
-    # every battle is a cell: decisive both ways and ties, whatever the tie rule (ties are resampled too)
-    k = len(models)
-    cells = [
-        (i, j, n_ij, n_ji, t)
-        for i in range(k)
-        for j in range(i + 1, k)
-        if (n_ij := counts.beats[i][j]) + (n_ji := counts.beats[j][i]) + (t := counts.ties[i][j])
-    ]
+    # every battle falls in a cell: a win either way or a tie, whatever the tie rule (ties are resampled too)
+    cells = pair_totals(counts)
     weights = np.array([c for cell in cells for c in cell[2:]], dtype=float)
     total = int(weights.sum())
     rng = np.random.default_rng(seed)
@@ -537,9 +529,7 @@ def bt_bootstrap_float(
         steps = tqdm(steps, desc="bootstrap", unit="draw", file=sys.stderr, dynamic_ncols=True)
     for _ in steps:
         drawn = rng.multinomial(total, weights / total).reshape(-1, 3)
-        sample = battle_counts_from_pairs(
-            [(models[i], models[j], *map(int, d)) for (i, j, *_), d in zip(cells, drawn)], ties
-        )
+        sample = battle_counts_from_pairs([(a, b, *map(int, d)) for (a, b, *_), d in zip(cells, drawn)], ties)
         if sample.models != models or not bt_mle_exists(sample):
             skipped += 1
             continue

@@ -151,7 +151,9 @@ def cmd_equivalence(args: argparse.Namespace) -> None:
     )
 
 
-def _grid_output(args: argparse.Namespace, table: Any, axis: str, value: str, level: Any, lines: list[str]) -> None:
+def _grid_output(
+    args: argparse.Namespace, table: Any, name: str, axis: str, value: str, level: Any, lines: list[str]
+) -> None:
     """The shared end of ``coverage`` and ``size``: an optional figure, then JSON or the text lines and rows."""
     points = table.points
     if args.figure:
@@ -163,7 +165,7 @@ def _grid_output(args: argparse.Namespace, table: Any, axis: str, value: str, le
         fig, ax = plt.subplots(figsize=(7, 3.5))
         ax.plot([float(x) for x, _ in points], [float(y) for _, y in points], marker=".", lw=1)
         ax.axhline(float(level), color="grey", ls="--", lw=1)
-        ax.set(xlabel=axis, ylabel=value, title=lines[0].split(":")[0] + f": exact {value}")
+        ax.set(xlabel=axis, ylabel=value, title=f"{name}, n = {table.n}: exact {value}")
         fig.tight_layout()
         fig.savefig(args.figure, dpi=120)
         plt.close(fig)
@@ -187,7 +189,7 @@ def cmd_coverage(args: argparse.Namespace) -> None:
         f"  grid points under {t.confidence}  {t.below_nominal} of {len(t.points)}",
         f"  note: {t.note}",
     ]
-    _grid_output(args, t, "true accuracy p", "coverage", t.confidence, lines)
+    _grid_output(args, t, args.method, "true accuracy p", "coverage", t.confidence, lines)
 
 
 def cmd_size(args: argparse.Namespace) -> None:
@@ -203,7 +205,7 @@ def cmd_size(args: argparse.Namespace) -> None:
         f"  ({t.bound_reason})",
         f"  holds its level: {'yes' if t.holds else 'NO'}",
     ]
-    _grid_output(args, t, "discordance rate q", "size", t.alpha, lines)
+    _grid_output(args, t, args.test, "discordance rate q", "size", t.alpha, lines)
 
 
 def cmd_power(args: argparse.Namespace) -> None:

@@ -43,7 +43,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ._binomial import binomial_cdf_scaled, binomial_range_sum
+from ._binomial import binomial_cdf_scaled, region_sum, trinomial_integers
 from ._validate import (
     ExactStatsError,
     as_cell_probabilities,
@@ -94,21 +94,8 @@ def _args(b: Any, c: Any, n: Any, margin: Any, alternative: Any, nuisance_level:
 
 
 def _lower_tail(m: int, pi: Fraction, upto: int) -> Fraction:
-    """P(Binomial(m, pi) <= upto), exactly: integer terms C(m, i) r^i (s - r)^(m - i) over s^m."""
-    if upto < 0:
-        return Fraction(0)
-    if upto >= m:
-        return Fraction(1)
-    r, s = pi.numerator, pi.denominator
-    w = s - r
-    if w == 0:  # pi = 1: all m successes
-        return Fraction(0)
-    term = w**m  # i = 0
-    total = term
-    for i in range(upto):
-        term = term * (m - i) * r // ((i + 1) * w)
-        total += term
-    return Fraction(total, s**m)
+    """P(Binomial(m, pi) <= upto), exactly."""
+    return Fraction(binomial_cdf_scaled(m, upto, pi.numerator, pi.denominator), pi.denominator**m)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -122,16 +109,20 @@ def _upper_bound(m: int, n: int, gamma: Fraction) -> Fraction:
     def small_enough(j: int) -> bool:  # P(Binomial(n, j/grid) <= m) <= gamma; it falls as j grows
         return j >= _GRID or binomial_cdf_scaled(n, m, j, _GRID) <= limit
 
-    guess = float(beta.ppf(1 - float(gamma), m + 1, n - m))
-    j = min(_GRID, max(1, math.ceil(guess * _GRID)))
+    # the float quantile lands within a grid step or two; exponential steps outwards, then bisection, make
+    # the answer exact whatever the float says: small_enough(0) is false (q = 0 gives P = 1), small_enough(grid) true
+    hi = min(_GRID, max(1, math.ceil(float(beta.ppf(1 - float(gamma), m + 1, n - m)) * _GRID)))
     step = 1
-    while not small_enough(j):  # the float guess was low: climb
-        j = min(_GRID, j + step)
-        step *= 2
-    step = 1
-    while j > 1 and small_enough(j - step):  # then the smallest j that still satisfies it
-        j -= step
-        step = step * 2 if j - 2 * step >= 1 and small_enough(j - 2 * step) else 1
+    while not small_enough(hi):
+        hi, step = min(_GRID, hi + step), 2 * step
+    lo, step = hi - 1, 1
+    while lo > 0 and small_enough(lo):
+        hi, step = lo, 2 * step
+        lo = max(0, hi - step)
+    while hi - lo > 1:  # small_enough(hi), not small_enough(lo)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if small_enough(mid) else (mid, hi)
+    j = hi
     return Fraction(j, _GRID)
 
 
@@ -365,22 +356,13 @@ def paired_equivalence_power(
     True
     """
     n, pb, pc, margin, alpha, alternative, gamma = _power_args(n, p_b, p_c, margin, alpha, alternative, nuisance_level)
-    den = math.lcm(pb.denominator, pc.denominator)
-    beta, gam = int(pb * den), int(pc * den)
-    rho = den - beta - gam
+    den, beta, gam, rho = trinomial_integers(pb, pc)
     # up to n^2 big-integer steps of n log2(den) bits, plus a Clopper-Pearson bound per discordant count
     refuse_if_too_big(n * n * math.log2(den + 1) / 16, "exact equivalence power", "paired_equivalence_power_float")
     import numpy as np
 
-    total = 0
-    possible = _possible(np.arange(n + 1), n, margin, float(alpha - gamma), alternative)
-    for m in np.flatnonzero(possible).tolist():
-        weight = math.comb(n, m) * rho ** (n - m)
-        if weight == 0:
-            continue
-        lo, hi = _region(m, n, margin, alpha, alternative, gamma)
-        if lo <= hi:
-            total += weight * binomial_range_sum(m, lo, hi, beta, gam)
+    possible = np.flatnonzero(_possible(np.arange(n + 1), n, margin, float(alpha - gamma), alternative)).tolist()
+    total = region_sum(n, beta, gam, rho, lambda m: [_region(m, n, margin, alpha, alternative, gamma)], possible)
     return Fraction(total, den**n)
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ._binomial import binomial_lower_sum, binomial_range_sum
+from ._binomial import binomial_lower_sum, region_sum, trinomial_integers
 from ._normal import z_value_float
 from ._validate import (
     ExactStatsError,
@@ -86,7 +86,6 @@ PAIRED_TESTS = {
     "non-inferiority": "paired non-inferiority with a margin (paired_equivalence_p_value)",
 }
 _MARGIN_TESTS = ("equivalence", "non-inferiority")
-_MAX_COVERAGE_N = 100_000  # exact coverage sums n + 1 integers of about n log2(den) bits each
 _MAX_PAIRED_N = 400  # the paired interval's coverage sums over every (b, c): about n^2 / 2 outcomes
 
 
@@ -162,9 +161,8 @@ def interval_coverage(method: str, n: int, p: Any, confidence: Any = "0.95") -> 
     Fraction(57, 64)
     """
     method, n, p, level = _interval_args(method, n, p, confidence)
+    # n + 1 terms of about n log2(den) bits: refused past n of a few thousand (at den = 100), naming the twin
     refuse_if_too_big(n * math.log2(p.denominator + 1) * n / 64, "exact interval_coverage", "interval_coverage_float")
-    if n > _MAX_COVERAGE_N:
-        raise ExactStatsError(f"n must be <= {_MAX_COVERAGE_N:,} for the exact coverage; use interval_coverage_float")
     terms = _binomial_terms(n, p)
     inside = sum(t for t, ok in zip(terms, _covered(method, n, p, level)) if ok)
     return Fraction(inside, p.denominator**n)
@@ -287,15 +285,8 @@ def paired_rejection_probability(n: int, p_b: Any, p_c: Any, region: Region) -> 
     """
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
-    den = math.lcm(pb.denominator, pc.denominator)
-    beta, gamma = int(pb * den), int(pc * den)
-    rho = den - beta - gamma
-    total = 0
-    for m in range(n + 1):
-        weight = math.comb(n, m) * rho ** (n - m)
-        if weight:
-            total += weight * sum(binomial_range_sum(m, max(lo, 0), min(hi, m), beta, gamma) for lo, hi in region(m))
-    return Fraction(total, den**n)
+    den, beta, gamma, rho = trinomial_integers(pb, pc)
+    return Fraction(region_sum(n, beta, gamma, rho, region, range(n + 1)), den**n)
 
 
 def _conditional_p(test: str, b: int, c: int) -> Any:
@@ -317,10 +308,9 @@ def _tail_end(test: str, m: int, alpha: Fraction) -> int:
         p = _conditional_p(test, b, m - b)
         return p <= alpha if isinstance(p, Fraction) else p <= float(alpha)
 
-    lo, hi = -1, m // 2  # rejects(lo) is true (or lo = -1); find the last true
     if m == 0 or not rejects(0):
         return -1
-    lo = 0
+    lo, hi = 0, m // 2  # rejects(lo); the last b that rejects lies in [lo, hi]
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if rejects(mid):

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._binomial import truncated_binomial_sums
+from ._binomial import trinomial_integers, truncated_binomial_sums
 from ._normal import one_sided_z_float, z_value_float
 from ._validate import (
     ExactStatsError,
@@ -170,9 +170,7 @@ def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     """
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
-    den = math.lcm(pb.denominator, pc.denominator)
-    beta, gamma = int(pb * den), int(pc * den)
-    rho = den - beta - gamma
+    den, beta, gamma, rho = trinomial_integers(pb, pc)
     ts = mcnemar_rejection_thresholds(n, alpha)
     low_b = truncated_binomial_sums(beta, gamma, ts)
     low_c = truncated_binomial_sums(gamma, beta, ts)

@@ -60,8 +60,8 @@ def redraw_counts(questions: int, n: int, draws: int, rng: np.random.Generator) 
     return np.bincount(flat, minlength=draws * questions).reshape(draws, questions)
 
 
-def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct correctness patterns (columns of C), how many questions share each, and each question's pattern.
+def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct correctness patterns (columns of C) and how many questions share each.
 
     Questions with the same pattern are interchangeable in a redraw, so a redraw only
     needs counts over P patterns instead of Q questions (P <= min(Q, 2**models)).
@@ -69,12 +69,12 @@ def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     models, questions = C.shape
     if models <= 62:  # a column's pattern as one integer: a 1-D unique instead of a row-wise one
         codes = (C.T.astype(np.int64) << np.arange(models, dtype=np.int64)).sum(axis=1)
-        values, inverse, counts = np.unique(codes, return_inverse=True, return_counts=True)
+        values, counts = np.unique(codes, return_counts=True)
         patterns = ((values[:, None] >> np.arange(models)) & 1).astype(np.float64)
     else:
-        patterns, inverse, counts = np.unique(C.T, axis=0, return_inverse=True, return_counts=True)
+        patterns, counts = np.unique(C.T, axis=0, return_counts=True)
         patterns = patterns.astype(np.float64)
-    return patterns, counts, inverse.ravel().astype(np.int32)
+    return patterns, counts
 
 
 def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
@@ -91,7 +91,7 @@ def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
 
     rng = np.random.default_rng(seed)
     models, questions = C.shape
-    patterns, counts, pattern_of = _patterns(C)
+    patterns, counts = _patterns(C)
     P = len(counts)
     index_type = np.uint16 if questions <= 1 << 16 else np.int64
     gather = n < P

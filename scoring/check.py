@@ -22,52 +22,50 @@ from .run import RunConfig, read_done, score_questions
 TOLERANCE = 1e-4
 
 
+def _cut_off(path: Path) -> bool:
+    """A rows file whose last byte is not a newline: a run stopped while writing (only that byte is read)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    with open(path, "rb") as f:
+        f.seek(-1, 2)
+        return f.read(1) != b"\n"
+
+
 def _folder_problems(run_dir: Path) -> list[str]:
     """Whole-file checks of one scoring or generation run folder; an empty list when all hold."""
-    import json
-
+    from .execute import execution_folder
+    from .generate import generation_folder
+    from .run import run_folder
     from .runfolder import CorruptRunFile
     from .sandbox import STATUSES
 
-    out: list[str] = []
-    for name in ("results.jsonl", "samples.jsonl", "executions.jsonl"):
-        path = run_dir / name
-        if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            out.append(f"{path}: the last line is cut off (a run stopped while writing it)")
+    scores, samples_folder, executions = run_folder(run_dir), generation_folder(run_dir), execution_folder(run_dir)
+    out = [
+        f"{f.rows_path}: the last line is cut off (a run stopped while writing it)"
+        for f in (scores, samples_folder, executions)
+        if _cut_off(f.rows_path)
+    ]
     try:
-        manifests = {
-            name: json.loads((run_dir / name).read_text(encoding="utf-8"))
-            for name in ("manifest.json", "executions_manifest.json")
-            if (run_dir / name).exists()
-        }
-    except (ValueError, RecursionError):
-        return out + [f"{run_dir}: a manifest is not JSON (empty, cut off or not UTF-8)"]
-    settings = (manifests.get("manifest.json") or {}).get("settings")
-    if not isinstance(settings, dict):
-        return out + [f"{run_dir}/manifest.json: missing, or without a 'settings' object"]
-    try:
-        if (run_dir / "results.jsonl").exists():
-            from .run import run_folder
-
-            for key, row in run_folder(run_dir).rows().items():
+        manifest = scores.manifest()  # the same file for scoring and generation runs; checked as it is read
+        if manifest is None:
+            return out + [f"{run_dir}/manifest.json: missing"]
+        settings = manifest["settings"]
+        if scores.rows_path.exists():
+            for key, row in scores.rows().items():
                 if row.get("model") != settings.get("model"):
                     out.append(
-                        f"{run_dir}: row {key} names model {row.get('model')!r}, the manifest {settings['model']!r}"
+                        f"{run_dir}: row {key} names model {row.get('model')!r}, the manifest {settings.get('model')!r}"
                     )
                 if "chosen" in row and "answer" in row and row.get("correct") != int(row["chosen"] == row["answer"]):
                     out.append(f"{run_dir}: row {key}: correct = {row.get('correct')!r} contradicts chosen and answer")
-        if (run_dir / "executions.jsonl").exists():
-            from .execute import execution_folder
-            from .generate import generation_folder
-
-            samples = generation_folder(run_dir).rows()
-            rows = execution_folder(run_dir).rows()
+        if executions.rows_path.exists():
+            samples, rows = samples_folder.rows(), executions.rows()
             for key, row in rows.items():
                 if row.get("status") not in STATUSES:
                     out.append(f"{run_dir}: execution {key} has status {row.get('status')!r}")
                 if key not in samples or samples[key]["completion_sha256"] != row.get("completion_sha256"):
                     out.append(f"{run_dir}: execution {key} did not run the stored completion")
-            recorded = (manifests.get("executions_manifest.json") or {}).get("statuses")
+            recorded = (executions.manifest() or {}).get("statuses")
             counted = {s: sum(1 for r in rows.values() if r.get("status") == s) for s in STATUSES}
             if recorded is not None and recorded != counted:
                 out.append(f"{run_dir}: the execution manifest counts {recorded}, the rows {counted}")

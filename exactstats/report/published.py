@@ -38,6 +38,8 @@ from ..arena import BattleCounts, battle_counts_from_pairs
 
 __all__ = [
     "REAL_EVALS_ENV",
+    "LETTERS",
+    "NO_LETTER",
     "MMLU_PRO_KEYS",
     "real_evals_dir",
     "load_mmlu_pro",
@@ -178,9 +180,13 @@ def pair_counts(df: pd.DataFrame, source: str, ties: str = "exclude") -> BattleC
         raise ExactStatsError(f"{source}: pair counts need columns model_a, model_b, wins_a, wins_b (and tie)")
     if df[["model_a", "model_b"]].isna().any().any():
         raise ExactStatsError(f"{source}: a row has no model name")
-    tie_cols = [c for c in ("tie", "tie_bothbad") if c in df.columns]
-    tie_counts = df[tie_cols].sum(axis=1) if tie_cols else pd.Series(0, index=df.index)
-    rows = zip(df["model_a"].astype(str), df["model_b"].astype(str), df["wins_a"], df["wins_b"], tie_counts)
+    count_cols = ["wins_a", "wins_b"] + [c for c in ("tie", "tie_bothbad") if c in df.columns]
+    counts = df[count_cols].apply(pd.to_numeric, errors="coerce")  # a CSV is read as text
+    bad = counts.isna().any(axis=1).to_numpy()
+    if bad.any():
+        raise ExactStatsError(f"{source}, row {int(bad.argmax()) + 1}: counts must be whole numbers")
+    tie_counts = counts[count_cols[2:]].sum(axis=1) if len(count_cols) > 2 else pd.Series(0, index=df.index)
+    rows = zip(df["model_a"].astype(str), df["model_b"].astype(str), counts["wins_a"], counts["wins_b"], tie_counts)
     return battle_counts_from_pairs(list(rows), ties=ties)
 
 
