@@ -22,6 +22,7 @@ Function                                    What it computes
 :func:`mcnemar_p_value`                     exact McNemar p-value
 :func:`paired_difference_interval`          paired interval for an accuracy gap
 :func:`holm_adjust`                         Holm's adjusted p-values, exactly
+:func:`compare_pairs`                       adjacent or all pairs: exact McNemar, Holm, BH, intervals
 :func:`separation_tiers`                    tiers of models no test separates
 :func:`wilson_interval`                     Wilson score interval (exact surds)
 :func:`clopper_pearson_interval`            exact binomial interval to a set precision
@@ -172,7 +173,9 @@ from .levels import (
 from .paired import (
     ALTERNATIVES,
     DifferenceInterval,
+    PairComparison,
     bh_adjust,
+    compare_pairs,
     discordance,
     discordance_matrices,
     holm_adjust,
@@ -306,6 +309,8 @@ __all__ = [
     "separation_tiers",
     "tiers_from_separation",
     "discordance_matrices",
+    "PairComparison",
+    "compare_pairs",
     # power
     "QuestionsNeeded",
     "questions_needed",

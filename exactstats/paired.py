@@ -26,6 +26,7 @@ from ._binomial import binomial_lower_sum, comb, dyadic_fraction
 from ._normal import z_value_float
 from ._validate import (
     ExactStatsError,
+    as_binary_matrix,
     as_binary_vector,
     as_choice,
     as_fraction,
@@ -48,6 +49,8 @@ __all__ = [
     "tiers_from_separation",
     "discordance_matrices",
     "holm_reject_screened",
+    "PairComparison",
+    "compare_pairs",
     "ALTERNATIVES",
 ]
 
@@ -280,8 +283,6 @@ def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> int(b[0, 1]), int(c[0, 1])
     (1, 1)
     """
-    from ._validate import as_binary_matrix
-
     M = as_binary_matrix(C, "C").astype(np.float64)
     b = np.rint(M @ (1.0 - M).T).astype(np.int64)  # exact: sums of 0/1 products stay far below 2**53
     return b, b.T.copy()
@@ -357,6 +358,72 @@ def bh_adjust(p_values: Any, dependence: str = "independent") -> list[Fraction]:
         running = min(running, ps[i] * m * factor / rank)
         adjusted[i] = running
     return adjusted
+
+
+class PairComparison(NamedTuple):
+    """One pair of models (rows ``first`` and ``second`` of a matrix) compared on the same questions.
+
+    ``p`` is the exact McNemar p-value, ``holm`` and ``bh`` the same p adjusted over every pair
+    compared in one call; ``paired`` and ``unpaired`` are the two 95% intervals of the difference.
+    """
+
+    first: int
+    second: int
+    b: int
+    c: int
+    paired: DifferenceInterval
+    unpaired: DifferenceInterval
+    p: Fraction
+    holm: Fraction
+    bh: Fraction
+
+    def separated(self, alpha: Any = "0.05") -> bool:
+        """Holm-adjusted p at most ``alpha``: the family-wise error rate over the compared pairs is held."""
+        return self.holm <= as_probability(alpha, "alpha", open_low=True, open_high=True)
+
+
+def compare_pairs(C: Any, which: str = "adjacent") -> list[PairComparison]:
+    """Exact paired comparisons of the rows of a models x questions 0/1 matrix, with Holm and BH.
+
+    ``which="adjacent"`` compares rows 0-1, 1-2, ... (a ranked leaderboard's neighbours);
+    ``which="all"`` every pair ``i < j``. The multiplicity adjustments run over the pairs compared.
+
+    >>> C = [[1, 1, 1, 1, 0, 1], [1, 0, 0, 1, 0, 1], [0, 0, 1, 0, 0, 1]]
+    >>> [(r.first, r.second, r.b, r.c, str(r.p), str(r.holm)) for r in compare_pairs(C)]
+    [(0, 1, 2, 0, '1/2', '1'), (1, 2, 2, 1, '1', '1')]
+    >>> len(compare_pairs(C, which="all"))
+    3
+    """
+    M = as_binary_matrix(C, "C")
+    k, n = M.shape
+    if k < 2:
+        raise ExactStatsError(f"C must hold at least two models (rows), got {k}")
+    which = as_choice(which, "which", ("adjacent", "all"))
+    pairs = (
+        [(i, i + 1) for i in range(k - 1)]
+        if which == "adjacent"
+        else [(i, j) for i in range(k) for j in range(i + 1, k)]
+    )
+    right = [int(r) for r in M.sum(axis=1)]
+    found = []
+    for i, j in pairs:
+        b, c = discordance(M[i], M[j])
+        found.append((i, j, b, c, mcnemar_p_value(b, c)))
+    holm, bh = holm_adjust([f[4] for f in found]), bh_adjust([f[4] for f in found])
+    return [
+        PairComparison(
+            i,
+            j,
+            b,
+            c,
+            paired_difference_interval(b, c, n),
+            unpaired_difference_interval(right[i], right[j], n),
+            p,
+            h,
+            f,
+        )
+        for (i, j, b, c, p), h, f in zip(found, holm, bh)
+    ]
 
 
 def mcnemar_chi_square_p_float(b: int, c: int, correction: bool = True) -> float:

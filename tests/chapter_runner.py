@@ -14,7 +14,7 @@ def code_cells(chapter: str) -> list[str]:
     text = (ROOT / "book" / f"{chapter}.md").read_text()
     text = re.sub(r"```\{solution-start\}.*?```\{solution-end\}\n```", "", text, flags=re.S)  # exercises aside
     cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", text, flags=re.S)
-    return ["\n".join(line for line in c.splitlines() if not line.startswith(":tags:")) for c in cells]
+    return ["\n".join(line for line in c.splitlines() if not re.match(r":[\w-]+: ", line)) for c in cells]
 
 
 def run_chapter(chapter: str, data_dir: Path | None = None) -> dict:

@@ -135,8 +135,26 @@ def _cells(text: str) -> list[tuple[str, str]]:
     text = re.sub(r"```\{solution-start\}.*?```\{solution-end\}\n```", "", text, flags=re.S)
     return [
         (m.group(1) or "", m.group(2))
-        for m in re.finditer(r"```\{code-cell\}[^\n]*\n(:tags: [^\n]*\n)?(.*?)```", text, re.S)
+        for m in re.finditer(r"```\{code-cell\}[^\n]*\n((?::[\w-]+: [^\n]*\n)*)(.*?)```", text, re.S)
     ]
+
+
+def test_hidden_cells_compute_no_statistic():
+    """A cell behind a toggle glues, asserts and words the prose; a statistic of the package is called there
+    only inside an assert or a glue, never to compute a number the text uses (that belongs in a visible cell)."""
+    import ast
+
+    for path in CHAPTERS:
+        for tags, code in _cells(path.read_text()):
+            if "hide-input" not in tags:
+                continue
+            for node in ast.parse(code).body:
+                if isinstance(node, ast.Assert | ast.Import | ast.ImportFrom):
+                    continue
+                call = node.value if isinstance(node, ast.Expr) else None
+                if isinstance(call, ast.Call) and getattr(call.func, "id", "") in ("glue", "glue_all"):
+                    continue
+                assert "es." not in ast.unparse(node), f"{path.name}: hidden computation {ast.unparse(node)[:80]!r}"
 
 
 def test_no_computation_is_removed_from_the_pages():
@@ -154,3 +172,6 @@ def test_no_computation_is_removed_from_the_pages():
             else:
                 visible += lines
     assert visible > 0 and hidden > 0
+    # the book shows its work: at most a quarter of the code lines outside the solutions sit behind toggles
+    # (glue, asserts and the rendering of prose); the computations are short visible cells
+    assert hidden <= (visible + hidden) / 4, f"{hidden} of {visible + hidden} code lines hidden"

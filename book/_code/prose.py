@@ -103,3 +103,347 @@ def format_choice(letter_gains: dict[str, float], letters_at_chance: list[str]) 
         f"over scoring its answer text; {names(letters_at_chance)} {'is' if one else 'are'} at chance with letters, "
         f"and whatever signal {'it has' if one else 'they have'} shows only in the answer text. "
     )
+
+
+def bh_against_holm(separated_bh: int, separated_holm: int) -> str:
+    """What Benjamini-Hochberg adds to Holm on the same p-values (it never separates fewer)."""
+    if separated_bh < separated_holm:
+        raise ValueError(f"separated_bh must be >= separated_holm, got {separated_bh} < {separated_holm}")
+    lead = (
+        "Benjamini and Hochberg's procedure (`es.bh_adjust`, the BH column) controls a weaker thing, the expected "
+        f"share of false separations among those claimed, and separates {separated_bh}"
+    )
+    if separated_bh == separated_holm:
+        return lead + " here as well: the same " + ("pair" if separated_holm == 1 else "pairs") + " as Holm."
+    return lead + f", {separated_bh - separated_holm} more than Holm."
+
+
+def power_contrast(power_now, gap_points: float, seed_gap_points: float, seed_power: float) -> str:
+    """What the exact power of our top pair means beside seed article 000's close pair (power is a
+    property of the design: never offered as the explanation of a result)."""
+    seed = f"seed article 000's top pair, at its own rates, would be detected with probability {seed_power:.2f}" + (
+        ", so a study of its size, run again, would miss such a gap more often than find it."
+        if seed_power < 0.5
+        else "."
+    )
+    if power_now > 0.99:
+        return (
+            f"The test misses with probability {float(1 - power_now):.1e}, which only says that our leader is far ahead: "
+            f"a gap of {gap_points:.1f} points, where seed article 000's top pair was {seed_gap_points:.2f} points "
+            f"apart. On our small panel this lesson is degenerate; by contrast, {seed} (Power is a property of "
+            "the design, computed before the data: it does not explain a result after the fact.)"
+        )
+    return f"For comparison, {seed}"
+
+
+def equivalence_summary(
+    first: str, second: str, gap_points: float, p_difference: float, eq_p: dict, power: dict, n: int
+) -> str:
+    """Two models the difference test does not separate, read through the equivalence test at several
+    margins (``eq_p`` and ``power`` keyed by the margin as a decimal string, smallest first)."""
+    from fractions import Fraction
+
+    if p_difference <= 0.05:
+        raise ValueError(f"p_difference must exceed 0.05 (the pair is 'not separated'), got {p_difference}")
+    shown = [m for m in eq_p if eq_p[m] <= Fraction(1, 20)]
+    failed = [m for m in eq_p if eq_p[m] > Fraction(1, 20)]
+    if not failed or (shown and min(map(Fraction, failed)) > min(map(Fraction, shown))):
+        raise ValueError(f"eq_p must fail at the smallest margin and succeed only above the failures, got {eq_p}")
+    pts = {m: f"{100 * float(Fraction(m)):.0f}" for m in eq_p}
+    widest = failed[-1]
+    text = (
+        f"{first} and {second} differ by {abs(gap_points):.1f} points and McNemar's exact test does not separate "
+        f"them (p = {p_difference:.2f}). The equivalence test cannot show them within "
+        + names([pts[m] for m in failed]).replace(" and ", " or ")
+        + " points (p = "
+        + ", ".join(f"{float(eq_p[m]):.2f}" for m in failed)
+        + ")"
+    )
+    more = "only " if power[widest] < 0.8 else ""
+    text += (
+        f". Even two truly equal models that disagree as often as these would show equivalence within "
+        f"{pts[widest]} points on {n:,} questions with probability {more}{power[widest]:.2f}"
+    )
+    if shown:
+        text += (
+            f"; within {pts[shown[0]]} points, where this pair succeeds (p = {float(eq_p[shown[0]]):.3f}), "
+            f"with probability {power[shown[0]]:.2f}"
+        )
+    return text + (
+        ". (Power from `es.paired_equivalence_power_float`; the exact `es.paired_equivalence_power` gives the "
+        "same numbers, more slowly.)"
+    )
+
+
+def key_moved(swapped: list, ties_moved: list) -> str:
+    """Which pairs of models two answer keys order differently: swapped outright, or tied under one only."""
+    if swapped:
+        pairs = "; ".join(" and ".join(p) for p in swapped)
+        return f"{len(swapped)} pair{'s' if len(swapped) > 1 else ''} of models swap their order ({pairs})"
+    if ties_moved:
+        pairs = "; ".join(f"{a} and {b}" for a, b in ties_moved)
+        if len(ties_moved) == 1:
+            return f"no two models swap their order, though {pairs} are tied under one key and not under the other"
+        return f"no two models swap their order, though {pairs}: each pair is tied under one key and not the other"
+    return "no two models change their order"
+
+
+def sampling_budget(n: int, se_now: float, se_inf: float, se_double: float, between_dominates: bool) -> str:
+    """Where the standard error of pass@1 comes from: more samples per problem or more problems (points)."""
+    if between_dominates and se_double < se_inf:
+        return (
+            f"With {n} samples the between-problem part dominates: infinitely many samples per problem would only "
+            f"take the standard error from {se_now:.2f} to {se_inf:.2f} points, while twice the problems would "
+            f"bring it to {se_double:.2f}."
+        )
+    return (
+        f"Here the sampling part still matters: more samples per problem would take the standard error from "
+        f"{se_now:.2f} to {se_inf:.2f} points, and twice the problems to {se_double:.2f}."
+    )
+
+
+def greedy_pair(first: str, second: str, b: int, c: int, p: float, n: int) -> str:
+    """Two models' greedy runs compared by McNemar's exact test (``b``: only ``first`` solved)."""
+    counts = (
+        f"The {first} model solves {b} problems the {second} does not and the {second} {c} that the {first} does not"
+    )
+    if p <= 0.05:
+        return f"{counts}; the exact McNemar p-value is {p:.3f}: a real difference at the 5% level."
+    return (
+        f"{counts}; the exact McNemar p-value is {p:.3f}, so on {n} problems this gap is not separated at the 5% level."
+    )
+
+
+def greedy_against_sampled(greedy_rate: float, sampled_rate: float) -> str:
+    """Greedy pass@1 against the mean pass@1 of samples at temperature 0.8, for one model."""
+    if greedy_rate > sampled_rate:
+        return "Greedy decoding solves more problems than one sample at temperature 0.8 does on average"
+    return "One sample at temperature 0.8 solves at least as many problems on average as greedy decoding"
+
+
+def width_ratio(ratio: float) -> str:
+    """How much narrower the sampled comparison's interval is than the greedy one's."""
+    if ratio > 1.05:
+        return f"the sampled comparison's interval is {ratio:.1f} times narrower than the greedy one's"
+    if ratio < 1 / 1.05:
+        return f"the sampled comparison's interval is {1 / ratio:.1f} times wider than the greedy one's"
+    return f"the sampled comparison's interval is about as wide as the greedy one's (ratio {ratio:.2f})"
+
+
+def interval_verdict(lower: float, upper: float, first: str, second: str, what: str) -> str:
+    """What an interval for ``first`` minus ``second`` says about zero."""
+    if lower > 0:
+        return f"it excludes zero: on these problems the {first} model's {what} is higher, beyond the noise of samples and problems"
+    if upper < 0:
+        return f"it excludes zero: on these problems the {second} model's {what} is higher, beyond the noise of samples and problems"
+    return f"it includes zero: these problems do not separate the two models' {what}"
+
+
+def sign_against_interval(sign_separates: bool, interval_excludes_zero: bool) -> str:
+    """The sign test's verdict beside the interval's, at the 5% level."""
+    if sign_separates and interval_excludes_zero:
+        return "Here both say the same: the sign test also separates the models at the 5% level."
+    if not sign_separates and not interval_excludes_zero:
+        return "Here both say the same: neither separates the models at the 5% level."
+    if interval_excludes_zero:
+        return (
+            "Here they disagree: the sign test does not separate the models at the 5% level while the interval does. "
+            "The sign test counts a 5-point shift in a problem's pass rate the same as a 90-point one, and so gives "
+            "up what the sizes of the differences say."
+        )
+    return "Here they disagree: the sign test separates the models at the 5% level while the interval does not."
+
+
+def even_footing(samples: dict[str, int]) -> str:
+    """Whether two models drew as many samples per problem, and which is cut to the other's count
+    (``samples``: the samples per problem of each model, keyed by how the text names it)."""
+    (a, na), (b, nb) = samples.items()
+    if na == nb:
+        return f"which holds here: both drew {na} samples per problem, so every sample of both models counts."
+    more, fewer = (a, b) if na > nb else (b, a)
+    return (
+        f"which fails for {na} and {nb} samples per problem (the count out of fewer samples is the coarser one; on a "
+        f"hard problem it is more often zero). So the {more} model gets only its first {min(na, nb)} samples here:"
+    )
+
+
+def panel_reading(mean_phi: float, k: int, pickers: list[str], readers: list[str]) -> str:
+    """What a panel's mean error correlation says, with the letter pickers (more than half their answers on
+    one displayed letter) named when the correlation is weak."""
+    if mean_phi >= 0.1:
+        return "The models share a good part of their mistakes, so the panel is worth far fewer independent votes than it has members."
+    habit = "put most of their answers on one favourite letter, and the per-model shuffle turns that habit into a random choice of option"
+    if not readers:
+        who = f"all {k} models {habit}"
+    elif not pickers:
+        return (
+            "Correlations this weak mean the models' mistakes rarely coincide: a panel close to independent, which helps "
+            "only voters who are right more often than not."
+        )
+    elif len(readers) == 1:
+        who = f"{len(pickers)} of the {k} models {habit}; the one model that reads the questions, {readers[0]}, has nobody to share its mistakes with"
+    else:
+        who = f"{len(pickers)} of the {k} models {habit}, and the models that read the questions have few partners in their mistakes"
+    return (
+        f"Correlations this weak are what near-random answering looks like: the data chapter shows that {who}. A panel "
+        "of guessers is close to independent, and close to useless: independence only helps voters who are right more "
+        "often than not."
+    )
+
+
+def vote_against_best(vote: float, best: float) -> str:
+    """A panel's plurality vote against its best member's accuracy."""
+    if vote < best:
+        return "The vote loses to its best member: on questions that only the best model gets right, the weaker models outvote it."
+    return "Here the vote at least matches its best member."
+
+
+def plurality_against_best(plurality: float, best: float) -> str:
+    """The same comparison worded for the strong panel's letter vote."""
+    if plurality < best:
+        return (
+            "the plurality vote on letters falls short of the best model: the others outvote it where only it is right"
+        )
+    return "the plurality vote on letters is at least as accurate as every single member"
+
+
+def subject_share(mean_phi: float, phi_subject: float) -> str:
+    """How much of the error correlation a within-subject shuffle leaves (subject difficulty's share)."""
+    if mean_phi >= 0.05:
+        return (
+            f"Mean phi then falls from {mean_phi:.3f} to {phi_subject:.3f}: subject difficulty accounts for about "
+            f"{phi_subject / mean_phi:.0%} of the correlation; the rest lives at the level of single questions."
+        )
+    return (
+        f"Mean phi then moves from {mean_phi:.3f} to {phi_subject:.3f}; with so little correlation to begin with, there "
+        "is nothing for subject difficulty to explain in this panel."
+    )
+
+
+def cloze_sentences(formats: list[dict], n_q: int) -> tuple[list[str], dict[str, float], list[str]]:
+    """Per-model sentences comparing the cloze formats with letters on the same ``n_q`` questions.
+
+    Returns the sentences, the models whose letters beat their answer text beyond the exact paired test
+    (with the gain in points), and the models at chance with letters (a Wilson interval holding 1/4).
+    "The letter format hides it" is decided by the paired exact test, never by one interval containing
+    chance while the other does not.
+    """
+    from exactstats import wilson_interval_float
+
+    def at_chance(share: float) -> bool:
+        lo, hi = wilson_interval_float(int(round(share * n_q)), n_q)
+        return lo <= 0.25 <= hi
+
+    parts, letter_gains, letters_chance = [], {}, []
+    for f in formats:
+        diff = f["answer text"] - f["letter"]
+        if f["text vs letter, exact McNemar p"] < 0.05:
+            if diff < 0:
+                letter_gains[f["model"]] = -100 * diff
+            verdict = f"scores {abs(diff) * 100:.1f} points {'higher' if diff > 0 else 'lower'} on the answer text than with letters"
+        else:
+            verdict = "scores about the same in both formats (no difference the exact test can separate)"
+        letter_chance = at_chance(f["letter"])
+        if letter_chance:
+            letters_chance.append(f["model"])
+        lo_n = wilson_interval_float(int(round(f["per character"] * n_q)), n_q)[0]
+        if lo_n > 0.25:
+            size = "a small real signal" if f["per character"] < 0.35 else "a real signal"
+            p_char = f["per char vs letter, p"]
+            hides = letter_chance and p_char < 0.05 and f["per character"] > f["letter"]
+            norm = f"; normalised per character it reaches {f['per character']:.1%}, above chance (its Wilson interval starts at {lo_n:.1%})"
+            if hides:
+                norm += f": {size} that the letter format hides (paired exact p = {p_char:.2g})"
+            elif letter_chance:
+                norm += f", though the paired exact test does not separate it from its letters (p = {p_char:.2f})"
+        else:
+            norm = "; normalised per character it is at chance too" if at_chance(f["answer text"]) else ""
+        text_chance = ""
+        if at_chance(f["answer text"]):
+            text_chance = (
+                "; its answer-text accuracy is still at chance"
+                if letter_chance
+                else "; its answer-text accuracy is at chance, although its letters are not"
+            )
+        parts.append(f"{f['model']} {verdict}{text_chance}{norm}")
+    return parts, letter_gains, letters_chance
+
+
+def cloze_summary(parts: list[str], complete: bool) -> str:
+    """The cloze paragraph: every finished model's sentence, and what is still missing."""
+    if not parts:
+        return "No model has a finished cloze run in the shipped data yet."
+    missing = (
+        ""
+        if complete
+        else " The other models have no finished cloze run in the shipped data yet; they appear here once theirs is committed."
+    )
+    return "On these questions " + "; ".join(parts) + "." + missing
+
+
+def debias_summary(
+    top_letter_after: float, at_chance: list[str], moved: list[str], still: list[str], worst_gain: float
+) -> str:
+    """What removing each model's letter prior did: habits, chance, accuracy moves beyond noise."""
+    text = f"Removing the prior breaks the habits: no model keeps more than {top_letter_after:.0%} of its answers on one letter. "
+    if at_chance:
+        verb = "it stays" if len(at_chance) == 1 else "they stay"
+        text += f"It does not reveal hidden knowledge in {names(at_chance)}: with the prior removed {verb} at chance (a Wilson interval that contains one in four). "
+    if moved:
+        text += f"The accuracy moves beyond noise for {names(moved)}" + (
+            f"; it does not for {names(still)}. " if still else ". "
+        )
+    else:
+        text += f"No model's accuracy moves beyond noise: {names(still)}. "
+    if worst_gain < 0.05:
+        text += (
+            f"No accuracy changes by more than {worst_gain * 100:.1f} points: on our data the letter habit hides "
+            "little, and a model at chance with its habit is at chance without it."
+        )
+    else:
+        text += f"Accuracies change by up to {worst_gain * 100:.1f} points: the letter habit hides real differences."
+    return text
+
+
+def calibration_contrast(best: str, worst: str, ece_best: float, ece_worst: float, gap_worst: float) -> str:
+    """The best and worst calibrated models, and what the worst one's gap between confidence and accuracy is."""
+    if ece_best >= ece_worst:
+        raise ValueError(f"ece_best must be below ece_worst, got {ece_best} >= {ece_worst}")
+    text = f"{best} is the best calibrated (ECE {ece_best:.3f}) and {worst} the worst (ECE {ece_worst:.3f}); "
+    if gap_worst > 0.1:
+        return text + (
+            f"{worst} is overconfident: its mean confidence exceeds its accuracy by {100 * gap_worst:.0f} points, "
+            "the mark of a letter picker that puts most of its mass on a favourite letter whatever the question."
+        )
+    return text + f"its confidence and accuracy differ by {gap_worst:+.0%} on average."
+
+
+def arena_order(same_order: bool) -> str:
+    """Whether the arena's Elo order on our panel matches the accuracy order."""
+    if same_order:
+        return (
+            "orders the models exactly as their accuracies do, as it should: with every pair meeting on the same "
+            "questions, winning more battles and answering more questions right are nearly the same thing"
+        )
+    return (
+        "orders the models differently from their accuracies: with every pair meeting on the same questions, "
+        "winning more battles and answering more questions right are nearly, but not exactly, the same thing (a "
+        "battle counts only the questions where the two models differ)"
+    )
+
+
+def arena_leader(name: str, rank_interval: tuple[int, int]) -> str:
+    """Whether the Holm-corrected rank interval of the top-rated model names it the single leader."""
+    if tuple(rank_interval) == (1, 1):
+        return f"{name} has the rank interval 1-1: the Holm-corrected comparisons place it first"
+    return "no model's rank interval is 1-1: the comparisons cannot name a single leader"
+
+
+def samples_coverage(done: int, total: int) -> str:
+    """How many problems have all their samples yet (generation resumes in the background)."""
+    if done < total:
+        return (
+            f"So far {done} of the {total} problems have all their samples (generation runs in the background and "
+            "resumes; the numbers below grow with it)."
+        )
+    return f"All {total} problems have all their samples."

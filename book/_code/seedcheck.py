@@ -24,6 +24,10 @@ from typing import Any
 import pandas as pd
 
 KINDS = ("exact rational", "exact surd", "exact range", "float")
+# what a check can decide: a printed value reproduced; a printed interval centred on its estimate (says
+# nothing about the estimate itself); a printed figure on the right side of a bound (a loose bound decides
+# little); a printed figure inside the range that the article's vaguer inputs allow
+TESTS = ("value", "centring", "bound", "range")
 
 
 def rounding_interval(printed: str) -> tuple[Fraction, Fraction]:
@@ -53,8 +57,18 @@ def show(value: Fraction) -> str:
 class Checker:
     rows: list[dict[str, str]] = field(default_factory=list)
 
-    def _add(self, article: str, claim: str, printed: str, recomputed: str, kind: str, ok: bool, verdict: str) -> None:
-        assert kind in KINDS, kind
+    def _add(
+        self,
+        article: str,
+        claim: str,
+        printed: str,
+        recomputed: str,
+        kind: str,
+        ok: bool,
+        verdict: str,
+        test: str = "value",
+    ) -> None:
+        assert kind in KINDS and test in TESTS, (kind, test)
         self.rows.append(
             {
                 "article": article,
@@ -62,6 +76,7 @@ class Checker:
                 "printed": printed,
                 "recomputed": recomputed,
                 "kind": kind,
+                "test": test,
                 "verdict": verdict if ok else "DISAGREES",
             }
         )
@@ -96,7 +111,9 @@ class Checker:
         lo, hi = Fraction(lo) * unit, Fraction(hi) * unit
         plo, phi = rounding_interval(printed)
         shown = f"{float(lo):.4g} to {float(hi):.4g}"
-        self._add(article, claim, printed, shown, kind, lo <= phi and plo <= hi, "consistent (inside the range)")
+        self._add(
+            article, claim, printed, shown, kind, lo <= phi and plo <= hi, "consistent (inside the range)", "range"
+        )
 
     def at_most(self, article: str, claim: str, printed: str, bound: Any, unit: Any = 1, slack: Any = 0) -> None:
         """``printed`` may not exceed an exact upper ``bound``; ``slack`` admits Monte Carlo error (float)."""
@@ -108,7 +125,37 @@ class Checker:
             verdict, kind = "consistent (bound, within Monte Carlo error)", "float"
         else:
             ok, shown, verdict, kind = plo <= b, f"≤ {float(b):.4g}", "consistent (bound)", "exact rational"
-        self._add(article, claim, printed, shown, kind, ok, verdict)
+        self._add(article, claim, printed, shown, kind, ok, verdict, "bound")
+
+    def below(self, article: str, claim: str, threshold: str, value: Any) -> None:
+        """A claim that an exact quantity is below ``threshold`` ("fewer than three votes")."""
+        v = Fraction(value)
+        self._add(
+            article,
+            claim,
+            f"less than {threshold}",
+            show(v),
+            "exact rational",
+            v < Fraction(threshold),
+            "agrees (bound)",
+            "bound",
+        )
+
+    def centred(self, article: str, claim: str, printed: str, ends: list[str]) -> None:
+        """A printed interval's ends must be centred on the printed estimate (up to rounding): a check of
+        the interval's arithmetic only, not of the estimate."""
+        lo, hi = corner_range(lambda a, b: (a + b) / 2, ends)
+        plo, phi = rounding_interval(printed)
+        self._add(
+            article,
+            claim,
+            printed,
+            f"{float(lo):.4g} to {float(hi):.4g}",
+            "exact range",
+            lo <= phi and plo <= hi,
+            "centred (rounded ends)",
+            "centring",
+        )
 
     def more_than(self, article: str, claim: str, threshold: str, f: Callable[..., Any], inputs: list[str]) -> None:
         """A claim that a quantity exceeds ``threshold``: true for every input in the rounding box."""
@@ -122,6 +169,7 @@ class Checker:
             "exact range",
             ok,
             "agrees (rounded inputs)",
+            "bound",
         )
 
     def simulated(
