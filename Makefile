@@ -16,7 +16,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html student test lint venv sandbox-tools bench data data-check clean
+.PHONY: html pages student test lint venv sandbox-tools page-tools bench data data-check clean
 
 venv: $(STAMP)
 
@@ -33,6 +33,17 @@ html: $(STAMP)
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
 	$(BIN)/sphinx-build -W -n -b html . $(BUILD)/html
 
+# Every built page read in headless Chromium at 1280 px and 390 px: no number broken across lines, no table
+# cell or code line cut off, no page wider than the window (tests/check_pages.py). Needs `make html` first.
+pages: page-tools
+	$(BIN)/python -m tests.check_pages $(BUILD)/html
+
+page-tools:
+	@command -v chromium > /dev/null || command -v chromium-browser > /dev/null || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get > /dev/null && \
+	    apt-get update -qq && apt-get install -y -qq chromium > /dev/null; } || \
+	  { echo "make pages needs Chromium (apt-get install chromium)"; exit 1; }
+
 # The classroom edition: no solutions anywhere in the output (checked after the build).
 student: $(STAMP)
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
@@ -40,6 +51,7 @@ student: $(STAMP)
 	$(BIN)/python -m tests.check_student $(BUILD)/student/html
 
 test: lint sandbox-tools
+	@$(MAKE) --no-print-directory page-tools || echo "warning: no Chromium: the page check's own tests are skipped"
 	$(BIN)/python -m pytest -q
 
 # Model-written code runs under bubblewrap (scoring/sandbox.py); as root it also needs a Python that the

@@ -67,7 +67,33 @@ REGISTRY = {
             },
         },
     ),
-    "2.2": ("ex-diff-2", "list", {"hash": "18248d5b41dce6d416f3cdc84ad3c911"}),
+    "2.2": (
+        "ex-diff-2",
+        "list",
+        {
+            "hash": "18248d5b41dce6d416f3cdc84ad3c911",
+            "items": [
+                {
+                    "hash": "5f82063370d09e425233f79e4267669a",
+                    "close": {
+                        "3": "9359676ccf26e43a9bc02ba123aed0fa",
+                        "4": "81ef24eb868fe813b799da0d5116ecb4",
+                        "5": "86f916a532cdf512de3c013b0aa4829a",
+                        "6": "869ca10a6faff212ee999c74a6505322",
+                    },
+                },
+                {
+                    "hash": "c7f710ef25157155e3a93a37e9fa26e8",
+                    "close": {
+                        "3": "aaad187bae6525af6dd29c281b851213",
+                        "4": "ec03de70ac32af871e329d62f3b35c93",
+                        "5": "4639a75f0ccec64e8de2546f6cb90670",
+                        "6": "2e0d3405518838c1847bfcf69ed9fd9e",
+                    },
+                },
+            ],
+        },
+    ),
     "2.3": ("ex-diff-3", "choice", {"hash": "487268679f9984a91001378609bbd862"}),
     "2.4": (
         "ex-diff-4",
@@ -86,18 +112,44 @@ REGISTRY = {
         "ex-diff-5",
         "exact",
         {
-            "hash": "0e1c75bad334cb2f8f2427c4fdea0a6a",
+            "hash": "195b2ca44908f1343c62e460c8ae3962",
             "close": {
-                "3": "3ccc75ec51b8ee7b08771e11da6c16b3",
-                "4": "7a10cd503eda07eee0577d3541851f98",
-                "5": "50d41fdee87539dc1264321d51891736",
-                "6": "218ae9c64538514a46b3c0f69daab612",
+                "3": "52851d0eff6adb7bc9125237ecf2d570",
+                "4": "5eba204d07526bd415999a8a102a53ae",
+                "5": "91a0a32011d8bd305362c9ea8348d658",
+                "6": "3b83fcedd76f8140f66a14105665017d",
             },
         },
     ),
     "2.6": ("ex-diff-6", "decimal", {"places": 4, "hash": "f5d44f734d8b5c9afa822bb356d1c1a5"}),
     "2.7": ("ex-diff-7", "decimal", {"places": 4, "hash": "34b1d43460315de640fc9bc9439550db"}),
-    "3.1": ("ex-passk-1", "list", {"hash": "002e5a1a6e9f8f309322172fcd39c72f"}),
+    "3.1": (
+        "ex-passk-1",
+        "list",
+        {
+            "hash": "002e5a1a6e9f8f309322172fcd39c72f",
+            "items": [
+                {
+                    "hash": "44bae396aca9bfd9d8e1a856121e83f9",
+                    "close": {
+                        "3": "e418313a3eab82591a51d8cd986e23e0",
+                        "4": "ca2876bf61a9dec3caa2a1b3292b9a9f",
+                        "5": "5b20ad4d433fbbeee438ccae8dfe41db",
+                        "6": "87aa29dfb384b2631968099369fa10a9",
+                    },
+                },
+                {
+                    "hash": "8f9ad3b54ae774320eb218b5c4f9599c",
+                    "close": {
+                        "3": "d67d73c3f7c71076a1c6b0c19c92496d",
+                        "4": "f62cca1583a73c0dacba6a4f80ab054a",
+                        "5": "24e7a956dbe0cf353bd7e68858464585",
+                        "6": "51799f1bd63c42b6608cbc5dd9a2fd62",
+                    },
+                },
+            ],
+        },
+    ),
     "3.2": (
         "ex-passk-2",
         "exact",
@@ -151,7 +203,33 @@ REGISTRY = {
             },
         },
     ),
-    "4.1": ("ex-panel-1", "list", {"hash": "92f92437328a7814bd7949504bad6d99"}),
+    "4.1": (
+        "ex-panel-1",
+        "list",
+        {
+            "hash": "92f92437328a7814bd7949504bad6d99",
+            "items": [
+                {
+                    "hash": "195b2ca44908f1343c62e460c8ae3962",
+                    "close": {
+                        "3": "52851d0eff6adb7bc9125237ecf2d570",
+                        "4": "5eba204d07526bd415999a8a102a53ae",
+                        "5": "91a0a32011d8bd305362c9ea8348d658",
+                        "6": "3b83fcedd76f8140f66a14105665017d",
+                    },
+                },
+                {
+                    "hash": "b6dcbeb5007fd91ffb4a67f1f319a979",
+                    "close": {
+                        "3": "f4eb7369ca101efdd952d9d18c6d6a6d",
+                        "4": "a2532c34b3e0cec0aa9be651c358519c",
+                        "5": "0d587714d1c32677e89ef390035d82e9",
+                        "6": "3a764ee04db92b6dca359a50efb01c27",
+                    },
+                },
+            ],
+        },
+    ),
     "4.2": (
         "ex-panel-2",
         "exact",
@@ -206,7 +284,33 @@ REGISTRY = {
             },
         },
     ),
-    "5.3": ("ex-arena-3", "list", {"hash": "3ffbfaa78aa1ff1b161a5271db7a6b93"}),
+    "5.3": (
+        "ex-arena-3",
+        "list",
+        {
+            "hash": "3ffbfaa78aa1ff1b161a5271db7a6b93",
+            "items": [
+                {
+                    "hash": "fc7a3bf67016bd4ca2473f9a848ceae3",
+                    "close": {
+                        "3": "41faa7fde04edc775e63768011e8dd3b",
+                        "4": "44084c47ad9f6fb21ad3556a2dfcd0d1",
+                        "5": "218fb2177e20b2adb4d2cdbca569de0c",
+                        "6": "a5c07b603cd44a028a466510c01af05b",
+                    },
+                },
+                {
+                    "hash": "e12ddccb53163237f2a5c192bcc915d9",
+                    "close": {
+                        "3": "d761448a94cff42ce8c7047900b7fb97",
+                        "4": "af8f646df8e81686c011657eddd52564",
+                        "5": "8c2f99e16a696b63b0d34f268fcf6538",
+                        "6": "fc4cae606a7b916e50df2932e4910cab",
+                    },
+                },
+            ],
+        },
+    ),
     "5.4": ("ex-arena-4", "choice", {"hash": "487268679f9984a91001378609bbd862"}),
     "5.5": ("ex-arena-5", "choice", {"hash": "f88a9e10509e4e1d6c563dce05afbb4f"}),
     "6.1": ("ex-data-1", "choice", {"hash": "487268679f9984a91001378609bbd862"}),
@@ -223,22 +327,92 @@ REGISTRY = {
             },
         },
     ),
-    "6.3": ("ex-data-3", "list", {"hash": "35ceeb8d188c01db40d0672c9f55c9db"}),
+    "6.3": (
+        "ex-data-3",
+        "list",
+        {
+            "hash": "35ceeb8d188c01db40d0672c9f55c9db",
+            "items": [
+                {
+                    "hash": "585664844fe4e64fcc828ea946cadf48",
+                    "close": {
+                        "3": "b8f2cfdd293d4e8d0208bcf44869a7e3",
+                        "4": "5a49413118474a3fc080a068addddca6",
+                        "5": "fa23983c80c3f35c8bde5804cdd18f93",
+                        "6": "97d602fc1211c5760d95c7e8ff4aa64d",
+                    },
+                },
+                {
+                    "hash": "d9810d92795e3da17871ccaa1730f51b",
+                    "close": {
+                        "3": "f67e5c7c86be08c8a5aadb78d8610f37",
+                        "4": "19f860a6ee89522e53b261db626b2457",
+                        "5": "7ab82e0e9ae9ef467f1f063226c5651f",
+                        "6": "c65758267d6f774489c335358bd10dd3",
+                    },
+                },
+                {
+                    "hash": "888aff1bb5319f113cfae695f6d5f4a1",
+                    "close": {
+                        "3": "be5f80010ae97294f486cd952dc43dd6",
+                        "4": "8ee0ab571fdeae0cc0f947ce8bb4dbe6",
+                        "5": "70d42e0ba8b235013ba0401679c83434",
+                        "6": "b028ef2ef3f8dd2a128e395fd0c3b76f",
+                    },
+                },
+                {
+                    "hash": "e1efd6b08fc808d4d81019354c87bfe0",
+                    "close": {
+                        "3": "77fc24d86567e9eb1744015e64b301c6",
+                        "4": "9346c945d1a05a0bf640666de4c42462",
+                        "5": "5f43cc016337fe085eb05fd34371e33e",
+                        "6": "5a9997ddff224e480ecb1074848ff530",
+                    },
+                },
+            ],
+        },
+    ),
     "6.4": (
         "ex-data-4",
         "exact",
         {
-            "hash": "a77696f8eeaa80fa5aa8927712434b03",
+            "hash": "c1bdbe44217f60d6397ce0ff3d5b6120",
             "close": {
-                "3": "2256f7c9a033c9a420118140f4551e1e",
-                "4": "174cb3a426991734ff10da2a335f61dd",
-                "5": "11de1f73073ce6125fb1b64230ba5577",
-                "6": "efaee85a78d78f3f6fca7440d069941c",
+                "3": "ff62e112a03abe766ce455c43ba5ed56",
+                "4": "5e5fd6a23eb5b64ec43fca5d8f355885",
+                "5": "67a69f172030cd224b59674e37706f9e",
+                "6": "3b1a44c7f7dbd0e20af043b8c1bbd11b",
             },
         },
     ),
     "6.5": ("ex-data-5", "choice", {"hash": "413f989d3598f09f2e5823c33fdf9410"}),
-    "7.1": ("ex-claims-1", "list", {"hash": "12da173ebcf087b457586f0d448b4f93"}),
+    "7.1": (
+        "ex-claims-1",
+        "list",
+        {
+            "hash": "12da173ebcf087b457586f0d448b4f93",
+            "items": [
+                {
+                    "hash": "c28d5fbe4289e721d261c1353c76cf4a",
+                    "close": {
+                        "3": "e3379ef731ac39f63a92e4abcb9ef01e",
+                        "4": "03bc8428e35a6b09ca9371ee03d07e4c",
+                        "5": "c884a79d3e905d83bf32168e5c098f2c",
+                        "6": "15b6ce58b9f1f6adb67e512bfed08807",
+                    },
+                },
+                {
+                    "hash": "50370522a9f0ac70fcb34bd97ab7b520",
+                    "close": {
+                        "3": "112183480f0288110fdf63599542135f",
+                        "4": "c5446a6bd3ad49928ce5774fa97a0449",
+                        "5": "38ac00603f7ae81721543013b47cbb45",
+                        "6": "9d924943904d3dfe1ce866af05f3a68f",
+                    },
+                },
+            ],
+        },
+    ),
     "7.2": ("ex-claims-2", "choice", {"hash": "9ac71701eb8193ab9cd5a81f2d989987"}),
     "7.3": (
         "ex-claims-3",
@@ -255,15 +429,20 @@ REGISTRY = {
     ),
     "7.4": (
         "ex-claims-4",
-        "exact",
+        "list",
         {
-            "hash": "d86239c9af08c6f88f564b4ac9b27845",
-            "close": {
-                "3": "edf7215269ce9878baaa7c4a87490a27",
-                "4": "047c0137add6aecf9eb85f8946a04d14",
-                "5": "04c8f0711b5dd111ede4d1be4d0b3ec4",
-                "6": "3690b0353379e68552465a2337638e32",
-            },
+            "hash": "dd8ae18043e31893779ff1cda4bf8f41",
+            "items": [
+                {
+                    "hash": "a53cdb6e94d3bad8c72b9da445b271ad",
+                    "close": {
+                        "3": "96ab0d95e45de5a92f7a3e456136dbb6",
+                        "4": "4e9d128b18bb93f1cf81fd2e15aab499",
+                        "5": "06520aeebf8678f583b232ece36cbf41",
+                        "6": "9f639ac3ec30dd9d17dc27c8a45dd832",
+                    },
+                }
+            ],
         },
     ),
     "7.5": (

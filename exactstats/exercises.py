@@ -64,7 +64,8 @@ def entry(label: str, answer: Any, kind: str = "exact", places: int | None = Non
         assert places is not None
         return label, kind, {"places": places, "hash": digest(_round(Fraction(answer), places))}
     if kind == "list":
-        return label, kind, {"hash": digest(canonical(list(answer)))}
+        items = [entry(label, v, "exact")[2] for v in answer]  # each value's exact and close hashes
+        return label, kind, {"hash": digest(canonical(list(answer))), "items": items}
     if kind == "choice":
         return label, kind, {"hash": digest(_normalise(str(answer)))}
     return label, "prose", {}
@@ -105,8 +106,13 @@ def check(exercise: str, answer: Any) -> tuple[str, str]:
     if kind == "list":
         items = answer if isinstance(answer, (list, tuple)) else str(answer).strip("[] ").split(",")
         values = [_parse_exact(str(v)) for v in items]
-        ok = digest(canonical(values)) == data["hash"]
-        return ("right", "right") if ok else ("wrong", "wrong: check each value and the order")
+        if digest(canonical(values)) == data["hash"]:
+            return "right", "right"
+        if len(values) != len(data["items"]):
+            return "wrong", f"wrong: give {len(data['items'])} values, separated by commas"
+        if all(_right_or_close(str(t).strip(), v, d) for t, v, d in zip(items, values, data["items"])):
+            return "close", "close: give every value as an exact fraction"
+        return "wrong", "wrong: check each value and the order"
     text = str(answer)
     value = answer if isinstance(answer, Fraction) else _parse_exact(text)
     if kind == "decimal":
@@ -115,16 +121,21 @@ def check(exercise: str, answer: Any) -> tuple[str, str]:
         return ("right", f"right (to {places} decimals)") if ok else ("wrong", f"wrong (give {places} decimals)")
     if digest(canonical(value)) == data["hash"]:
         return "right", "right"
+    if _right_or_close(text, value, data):
+        return "close", "close: give an exact fraction"
+    return "wrong", "wrong"
+
+
+def _right_or_close(text: str, value: Fraction, data: dict[str, Any]) -> bool:
+    """The exact value, or a decimal typed to at least 3 places that rounds like it."""
+    if digest(canonical(value)) == data["hash"]:
+        return True
     exponent = Decimal(text.strip()).as_tuple().exponent if "/" not in text and _is_decimal(text) else 0
     given_places = -exponent if isinstance(exponent, int) else 0
-    for places in CLOSE_PLACES:
-        if (
-            isinstance(given_places, int)
-            and given_places >= places
-            and digest(_round(value, places)) == data["close"][str(places)]
-        ):
-            return "close", "close: give an exact fraction"
-    return "wrong", "wrong"
+    return any(
+        given_places >= places and digest(_round(value, places)) == data["close"][str(places)]
+        for places in CLOSE_PLACES
+    )
 
 
 def _is_decimal(text: str) -> bool:

@@ -398,6 +398,8 @@ def compare_pairs(C: Any, which: str = "adjacent") -> list[PairComparison]:
     k, n = M.shape
     if k < 2:
         raise ExactStatsError(f"C must hold at least two models (rows), got {k}")
+    if n < 2:
+        raise ExactStatsError(f"C must hold at least two questions (columns) for the intervals' n - 1, got {n}")
     which = as_choice(which, "which", ("adjacent", "all"))
     pairs = (
         [(i, i + 1) for i in range(k - 1)]

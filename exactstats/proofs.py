@@ -586,7 +586,7 @@ def _mcnemar() -> list[Step]:
             method="exact rationals",
         ),
         Step(
-            r"\text{mcnemar\_p\_value}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
+            r"\mathtt{mcnemar\_p\_value}(b, m-b) = \min\left(1, 2\sum_{i \le \min(b,c)}\binom{m}{i}2^{-m}\right)",
             "the package's implementation equals the formula; every m <= 40 and b <= m",
             sp.Symbol("Z"),
             sp.Symbol("Y"),

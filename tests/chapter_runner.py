@@ -17,6 +17,37 @@ def code_cells(chapter: str) -> list[str]:
     return ["\n".join(line for line in c.splitlines() if not re.match(r":[\w-]+: ", line)) for c in cells]
 
 
+def run_isolated(chapter: str, env: dict[str, str]) -> dict:
+    """Run a chapter (in a worker process) with ``env`` set; report what it glued, as text, or how it stopped.
+
+    ``{"glued": {name: text}}`` when every cell ran; ``{"guard": where}`` when an assertion of the chapter or
+    a ValueError of its prose helpers stopped it (a sentence refused to be false); ``{"crash": traceback}``
+    for anything else.
+    """
+    import traceback
+
+    os.environ.update(env)
+    try:
+        glued = run_chapter(chapter)
+    except (AssertionError, ValueError) as exc:
+        frames = traceback.extract_tb(exc.__traceback__)
+        mine = [f for f in frames if f.filename.startswith(f"{chapter}.md cell") or f.filename.endswith("prose.py")]
+        if mine and (
+            frames[-1] in mine or isinstance(exc, AssertionError) and frames[-1].filename == mine[-1].filename
+        ):
+            return {"guard": f"{mine[-1].filename}:{mine[-1].lineno} {type(exc).__name__}: {exc}"[:400]}
+        return {"crash": "".join(traceback.format_exception(exc))[-3000:]}
+    except Exception as exc:  # noqa: BLE001 - any other failure is reported to the test, which fails on it
+        return {"crash": "".join(traceback.format_exception(exc))[-3000:]}
+    text = {}
+    for name, value in glued.items():
+        if isinstance(value, str | int | float):
+            text[name] = value
+        elif hasattr(value, "data") and isinstance(value.data, str):  # Markdown
+            text[name] = value.data
+    return {"glued": text}
+
+
 def run_chapter(chapter: str, data_dir: Path | None = None) -> dict:
     """Execute every (non-solution) cell of ``book/{chapter}.md``; an assertion that fails propagates."""
     import myst_nb

@@ -74,3 +74,16 @@ def test_report_figures_stay_bounded_at_leaderboard_scale():
     fig = interval_figure([f"m{i}" for i in range(k)], [0.5] * k, {"Wilson": [(0.4, 0.6)] * k}, title="acc")
     assert len(fig.axes[0].get_yticks()) <= MAX_ROWS and f"first {MAX_ROWS} of {k}" in fig.axes[0].get_title()
     plt.close(fig)
+
+
+def test_lines_over_counts_get_whole_number_ticks():
+    """A budget k or a panel size is a count: no tick between two counts (1.5 samples do not exist)."""
+    from exactstats.report.figures import lines_figure
+
+    fig = lines_figure([1, 2, 3, 4, 5], {"a": [0.1, 0.2, 0.3, 0.4, 0.5]}, xlabel="k", ylabel="pass@k")
+    fig.canvas.draw()
+    ticks = [t for t in fig.axes[0].get_xticks() if 1 <= t <= 5]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+    fig = lines_figure([0.5, 1.5, 2.5], {"a": [1, 2, 3]}, xlabel="p", ylabel="y")  # not counts: left alone
+    fig.canvas.draw()
+    assert any(not float(t).is_integer() for t in fig.axes[0].get_xticks())

@@ -1,4 +1,5 @@
 from fractions import Fraction
+from itertools import combinations
 from math import comb
 
 import numpy as np
@@ -121,3 +122,36 @@ def test_holm_screen_equals_exact_holm_even_with_rounded_floats(numerators, data
         own = [Fraction(1, 20) / (m - r) for r in (rank - 1, rank, rank + 1) if 0 <= r < m]
         if all(abs(exact[i] / t - 1) > Fraction(1, 10**5) for t in own):
             assert i not in computed
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(2, 40), st.randoms(use_true_random=False))
+def test_compare_pairs_against_scipy_and_statsmodels(k, n, rnd):
+    """Every pair's exact p is scipy's two-sided binomial test on the discordant counts; Holm and BH over the
+    compared pairs are statsmodels' multipletests; the intervals are the two-model functions."""
+    from scipy.stats import binomtest
+    from statsmodels.stats.multitest import multipletests
+
+    C = [[rnd.randint(0, 1) for _ in range(n)] for _ in range(k)]
+    for which in ("adjacent", "all"):
+        rows = es.compare_pairs(C, which)
+        expected = [(i, i + 1) for i in range(k - 1)] if which == "adjacent" else list(combinations(range(k), 2))
+        assert [(r.first, r.second) for r in rows] == expected
+        ref = [1.0 if r.b + r.c == 0 else binomtest(r.b, r.b + r.c, 0.5).pvalue for r in rows]
+        assert all(abs(float(r.p) - p) < 1e-9 for r, p in zip(rows, ref))
+        holm = multipletests(ref, method="holm")[1]
+        bh = multipletests(ref, method="fdr_bh")[1]
+        assert all(abs(float(r.holm) - h) < 1e-9 and abs(float(r.bh) - f) < 1e-9 for r, h, f in zip(rows, holm, bh))
+        for r in rows:
+            assert (r.b, r.c) == es.discordance(C[r.first], C[r.second])
+            assert r.paired == es.paired_difference_interval(r.b, r.c, n)
+            assert r.separated() == (r.holm <= Fraction(1, 20))
+
+
+def test_compare_pairs_refuses_bad_input():
+    with pytest.raises(es.ExactStatsError, match="at least two models"):
+        es.compare_pairs([[1, 0, 1]])
+    with pytest.raises(es.ExactStatsError, match="which"):
+        es.compare_pairs([[1, 0], [0, 1]], which="some")
+    with pytest.raises(es.ExactStatsError, match="two questions"):
+        es.compare_pairs([[1], [0]])

@@ -192,6 +192,10 @@ def lines_figure(
         ax.text(x[-1], level, f" {label}", va="bottom", ha="right", fontsize=8, color=colours[i % len(colours)])
     if logx:
         ax.set_xscale("log")
+    elif all(isinstance(v, int | np.integer) for v in x):  # counts (a budget k, a panel size): whole-number ticks
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if ylim:
         ax.set_ylim(*ylim)
     ax.set_xlabel(xlabel)

@@ -1,0 +1,380 @@
+"""Prose mutation: every chapter that reads data runs, as the build runs it, on perturbed copies of its data.
+
+Each perturbation changes what the data say (a leader flipped, a pair moved to a tie, two labels swapped,
+sample counts changed). A run must then either stop on a guard of the chapter (one of its assertions, or a
+sentence helper refusing a case it has no true words for) or glue only sentences that are true of the
+perturbed data. "True" is checked here, from the perturbed files, with code independent of the package
+(numpy, scipy, statsmodels): who leads, which counts the text quotes, which way a comparison goes.
+
+The runs are slow (the difference chapter's exact sums at MMLU-Pro's size take about a minute and a half), so
+they share two worker processes; the whole file takes a few minutes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import ROOT
+from scipy.stats import binomtest
+from statsmodels.stats.multitest import multipletests
+
+REAL = Path(os.environ.get("EXACTSTATS_REAL_EVALS", ROOT.parent / "shared" / "data" / "real-evals"))
+SHUFFLED = "shuffled-2000"
+SMALL, LARGE = "qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct"
+
+pytestmark = pytest.mark.skipif(not (REAL / "mmlu-pro-outputs.long.parquet").is_file(), reason="no real-evals folder")
+
+
+# --- copies of the data, and the edits ------------------------------------------------------------------
+
+
+def _copies(tmp: Path) -> tuple[Path, Path]:
+    data, real = tmp / "data", tmp / "real-evals"
+    data.mkdir(parents=True)
+    for f in (ROOT / "data").iterdir():
+        if f.is_file():
+            shutil.copy(f, data / f.name)
+    shutil.copytree(REAL, real)
+    return data, real
+
+
+def _panel(data: Path, name: str = SHUFFLED) -> tuple[pd.DataFrame, pd.DataFrame]:
+    return pd.read_parquet(data / f"{name}.matrix.parquet"), pd.read_parquet(data / f"{name}.long.parquet")
+
+
+def _set_answers(data: Path, model: str, question_ids, right: bool, name: str = SHUFFLED) -> None:
+    """Make ``model`` right (its choice the key) or wrong (the next option) on ``question_ids``, in the matrix and
+    the long table alike (the displayed letter follows the model's option order)."""
+    matrix, long = _panel(data, name)
+    ids = list(question_ids)
+    matrix.loc[model, ids] = int(right)
+    rows = (long["model"] == model) & long["question_id"].isin(ids)
+    chosen = long.loc[rows, "answer"] if right else (long.loc[rows, "answer"] + 1) % 4
+    long.loc[rows, "chosen"] = chosen
+    long.loc[rows, "correct"] = int(right)
+    long.loc[rows, "chosen_letter"] = [
+        "ABCD"[perm.index(str(c))] for perm, c in zip(long.loc[rows, "permutation"], chosen, strict=True)
+    ]
+    matrix.to_parquet(data / f"{name}.matrix.parquet")
+    long.to_parquet(data / f"{name}.long.parquet", index=False)
+
+
+def _ranked(data: Path) -> list[str]:
+    matrix, _ = _panel(data)
+    return list(matrix.mean(axis=1).sort_values(ascending=False, kind="stable").index)
+
+
+def flip_leader(data: Path, real: Path) -> None:
+    """The runner-up becomes right on 500 questions it missed: it overtakes the leader."""
+    matrix, _ = _panel(data)
+    second = _ranked(data)[1]
+    missed = matrix.columns[matrix.loc[second].to_numpy() == 0][:500]
+    _set_answers(data, second, missed, True)
+
+
+def tie_weakest(data: Path, real: Path) -> None:
+    """The two weakest models get equal discordant counts (b = c): a pair moved to a tie."""
+    matrix, _ = _panel(data)
+    a, b = _ranked(data)[2:4]
+    only_a = matrix.columns[(matrix.loc[a] == 1).to_numpy() & (matrix.loc[b] == 0).to_numpy()]
+    only_b = matrix.columns[(matrix.loc[a] == 0).to_numpy() & (matrix.loc[b] == 1).to_numpy()]
+    surplus = len(only_a) - len(only_b)
+    if surplus > 0:
+        _set_answers(data, a, only_a[: (surplus + 1) // 2], False)
+        _set_answers(data, b, only_a[(surplus + 1) // 2 : surplus], True)
+
+
+def separate_weakest(data: Path, real: Path) -> None:
+    """The weakest model loses 200 right answers: the weakest pair becomes separated."""
+    matrix, _ = _panel(data)
+    weakest = _ranked(data)[-1]
+    _set_answers(data, weakest, matrix.columns[matrix.loc[weakest].to_numpy() == 1][:200], False)
+
+
+def near_tie_top(data: Path, real: Path) -> None:
+    """The runner-up ends one question behind the leader (a 521-vs-522-like case for the arena's order)."""
+    matrix, _ = _panel(data)
+    first, second = _ranked(data)[:2]
+    gap = int(matrix.loc[first].sum() - matrix.loc[second].sum())
+    missed = matrix.columns[(matrix.loc[second] == 0).to_numpy() & (matrix.loc[first] == 1).to_numpy()]
+    _set_answers(data, second, missed[: gap - 1], True)
+
+
+def _pro(real: Path) -> pd.DataFrame:
+    return pd.read_parquet(real / "mmlu-pro-outputs.long.parquet")
+
+
+def _pro_accuracy(df: pd.DataFrame) -> pd.Series:
+    shared = df.groupby("question_id")["model"].nunique() == df["model"].nunique()
+    df = df[df["question_id"].isin(shared[shared].index)]
+    return (df["pred"] == df["answer_latest"]).groupby(df["model"]).mean().sort_values(ascending=False, kind="stable")
+
+
+def swap_pro_top(data: Path, real: Path) -> None:
+    """MMLU-Pro: the labels of the top two models swapped."""
+    df = _pro(real)
+    a, b = _pro_accuracy(df).index[:2]
+    df["model"] = df["model"].map(lambda m: b if m == a else a if m == b else m)
+    df.to_parquet(real / "mmlu-pro-outputs.long.parquet", index=False)
+
+
+def weaken_pro_leader(data: Path, real: Path) -> None:
+    """MMLU-Pro: the leader answers 3% of its right answers wrongly: the top of the table reorders."""
+    df = _pro(real)
+    leader = _pro_accuracy(df).index[0]
+    rows = df.index[(df["model"] == leader) & (df["pred"] == df["answer_latest"])]
+    lost = rows[: len(rows) * 3 // 100]
+    df.loc[lost, "pred"] = df.loc[lost, "answer_latest"].map(lambda a: "A" if a != "A" else "B")
+    df.to_parquet(real / "mmlu-pro-outputs.long.parquet", index=False)
+
+
+def _sampled(data: Path) -> pd.DataFrame:
+    return pd.read_parquet(data / "humaneval-sampled.parquet")
+
+
+def equal_samples(data: Path, real: Path) -> None:
+    """pass@k: the model with more samples per problem keeps only as many as the other has."""
+    df = _sampled(data)
+    n = df.groupby("model")["samples_per_problem"].first()
+    fewer = int(n.min())
+    df = df[df["sample"] < fewer].copy()
+    df["samples_per_problem"] = fewer
+    df.to_parquet(data / "humaneval-sampled.parquet", index=False)
+
+
+def swap_passk_labels(data: Path, real: Path) -> None:
+    """pass@k: the two models' labels swapped in both runs (the 'larger' name now carries the other's work)."""
+    for name in ("humaneval-sampled.parquet", "humaneval-greedy.parquet"):
+        df = pd.read_parquet(data / name)
+        df["model"] = df["model"].map({SMALL: LARGE, LARGE: SMALL})
+        df.to_parquet(data / name, index=False)
+
+
+def swap_arena_top(data: Path, real: Path) -> None:
+    """Chatbot Arena: the names of the two models with the most decisive wins swapped in every pair count."""
+    path = real / "chatbot-arena-20240814.paircounts.parquet"
+    df = pd.read_parquet(path)
+    wins = (
+        pd.concat([df.groupby("model_a")["wins_a"].sum(), df.groupby("model_b")["wins_b"].sum()]).groupby(level=0).sum()
+    )
+    a, b = wins.sort_values(ascending=False).index[:2]
+    for col in ("model_a", "model_b"):
+        df[col] = df[col].map(lambda m: b if m == a else a if m == b else m)
+    df.to_parquet(path, index=False)
+
+
+def swap_cloze_labels(data: Path, real: Path) -> None:
+    """Cloze: two models' answer-text runs swapped (each model's letters now meet the other's answer text)."""
+    matrix, long = _panel(data, "cloze-2000")
+    a, b = list(matrix.index[:2])
+    matrix = matrix.rename(index={a: b, b: a}).loc[list(matrix.index)]
+    long["model"] = long["model"].map(lambda m: b if m == a else a if m == b else m)
+    matrix.to_parquet(data / "cloze-2000.matrix.parquet")
+    long.to_parquet(data / "cloze-2000.long.parquet", index=False)
+
+
+# --- what is true of the perturbed data -------------------------------------------------------------------
+
+
+def _mcnemar(x: np.ndarray, y: np.ndarray) -> tuple[int, int, float]:
+    b, c = int(np.sum((x == 1) & (y == 0))), int(np.sum((x == 0) & (y == 1)))
+    return b, c, 1.0 if b + c == 0 else binomtest(b, b + c, 0.5).pvalue
+
+
+def _ranked_matrix(data: Path) -> tuple[list[str], np.ndarray]:
+    matrix, _ = _panel(data)
+    order = _ranked(data)
+    return order, matrix.loc[order].to_numpy()
+
+
+def truths_difference(g: dict, data: Path, real: Path) -> None:
+    names, C = _ranked_matrix(data)
+    k, q = C.shape
+    assert g["top_name"] == names[0] and g["second_name"] == names[1]
+    b0, c0, p0 = _mcnemar(C[0], C[1])
+    assert (g["b0"], g["c0"]) == (b0, c0) and abs(g["p0"] - p0) < 1e-9
+    ps = [_mcnemar(C[i], C[i + 1])[2] for i in range(k - 1)]
+    assert g["separated"] == int(multipletests(ps, method="holm")[0].sum())
+    bh = int(multipletests(ps, method="fdr_bh")[0].sum())
+    assert ("the same" in g["bh_text"]) == (bh == g["separated"])
+    # pairing: the paired half-width against the unpaired one, per adjacent pair
+    narrow = []
+    for i in range(k - 1):
+        x, y = C[i].astype(float), C[i + 1].astype(float)
+        narrow.append(1 - np.std(x - y, ddof=1) / np.sqrt(np.var(x, ddof=1) + np.var(y, ddof=1)))
+    word = "narrows" if np.mean(narrow) > 0.02 else "widens" if np.mean(narrow) < -0.02 else "barely"
+    assert word in g["narrow_text"], (np.mean(narrow), g["narrow_text"])
+    # the weakest pair: named in rank order, "not separated" only if the exact test agrees
+    b34, c34, p34 = _mcnemar(C[2], C[3])
+    assert g["eq_text"].startswith(f"{names[2]} and {names[3]} differ by {abs(100 * (b34 - c34) / q):.1f} points")
+    assert p34 > 0.05 and f"(p = {p34:.2f})" in g["eq_text"]
+    # shared difficulty: the sentence's own criterion, recomputed
+    acc = C.mean(axis=1)
+    hard = np.mean(C.sum(axis=0) == k) > 1.2 * np.prod(acc) or np.mean(C.sum(axis=0) == 0) > 1.2 * np.prod(1 - acc)
+    assert g["difficulty_text"].startswith("questions differ") == hard
+    # MMLU-Pro: who leads, and the close pair
+    pro = _pro_accuracy(_pro(real))
+    assert g["top_a"] == pro.index[0] and g["top_b"] == pro.index[1]
+    ranked = list(pro.index)
+    assert ranked.index(g["close_b"]) == ranked.index(g["close_a"]) + 1 and g["close_p"] > 0.05
+
+
+def truths_panels(g: dict, data: Path, real: Path) -> None:
+    matrix, long = _panel(data)
+    best = float(matrix.mean(axis=1).max())
+    assert abs(g["best_single"] - best) < 1e-12
+    # the plurality vote, fair ties credited by the chance of drawing the key among the tied options
+    chosen = long.pivot(index="question_id", columns="model", values="chosen").loc[matrix.columns]
+    key = long.drop_duplicates("question_id").set_index("question_id")["answer"].loc[matrix.columns].to_numpy()
+    votes = np.stack([(chosen.to_numpy() == o).sum(axis=1) for o in range(4)], axis=1)
+    tops = votes == votes.max(axis=1, keepdims=True)
+    vote = float(np.mean(tops[np.arange(len(key)), key] / tops.sum(axis=1)))
+    assert abs(g["vote_full"] - vote) < 1e-12
+    assert g["vote_text"].startswith("The vote loses") == (vote < best)
+    assert ("falls short" in g["plural_text"]) == (g["plural9"] < g["best9"])
+
+
+def truths_passk(g: dict, data: Path, real: Path) -> None:
+    df = _sampled(data)
+    n = df.groupby("model")["samples_per_problem"].first()
+    words = {"smaller": SMALL, "larger": LARGE}
+    assert g["pair_sampled_n"] == f"{n[SMALL]} and {n[LARGE]}"
+    if n[SMALL] == n[LARGE]:
+        assert "holds here" in g["footing_text"] and "only its first" not in g["footing_text"]
+    else:
+        cut = re.search(r"So the (\w+) model gets only its first (\d+) samples", g["footing_text"])
+        assert cut and n[words[cut.group(1)]] == n.max() and int(cut.group(2)) == n.min(), g["footing_text"]
+    greedy = pd.read_parquet(data / "humaneval-greedy.parquet")
+    passed = (greedy["status"] == "passed").groupby([greedy["task_id"], greedy["model"]]).sum().unstack()
+    b, c, p = _mcnemar(passed[LARGE].to_numpy(), passed[SMALL].to_numpy())
+    assert g["greedy_text"].startswith(f"The larger model solves {b} problems the smaller does not and the smaller {c}")
+    assert ("a real difference" in g["greedy_text"]) == (p <= 0.05)
+    rate = (df["status"] == "passed").groupby([df["task_id"], df["model"]]).mean().unstack()
+    assert g["pair_direction"] == ("above" if rate[LARGE].mean() > rate[SMALL].mean() else "below")
+
+
+def _bt_order(wins: np.ndarray, models: list[str]) -> list[str]:
+    """Bradley-Terry strengths by Hunter's minorise-maximise iteration (numpy only), strongest first."""
+    p = np.ones(len(models))
+    games = wins + wins.T
+    for _ in range(20000):
+        denom = (games / (p[:, None] + p[None, :])).sum(axis=1)
+        new = wins.sum(axis=1) / denom
+        new /= np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(new - p)) < 1e-13:
+            break
+        p = new
+    return [models[i] for i in np.argsort(-p, kind="stable")]
+
+
+def truths_arena(g: dict, data: Path, real: Path) -> None:
+    matrix, _ = _panel(data)
+    models, C = list(matrix.index), matrix.to_numpy()
+    wins = np.array([[np.sum((C[i] == 1) & (C[j] == 0)) for j in range(len(models))] for i in range(len(models))])
+    by_acc = list(matrix.mean(axis=1).sort_values(ascending=False, kind="stable").index)
+    same = _bt_order(wins.astype(float), models) == by_acc
+    assert g["order_sentence"].startswith("orders the models exactly") == same
+    counts = pd.read_parquet(real / "chatbot-arena-20240814.paircounts.parquet")
+    first, second = g["real_first"], g["real_second"]
+    ab = counts[(counts["model_a"] == first) & (counts["model_b"] == second)]
+    ba = counts[(counts["model_a"] == second) & (counts["model_b"] == first)]
+    won = int(ab["wins_a"].sum() + ba["wins_b"].sum())
+    lost = int(ab["wins_b"].sum() + ba["wins_a"].sum())
+    assert (g["real_first_wins"], g["real_second_wins"]) == (f"{won:,}", f"{lost:,}") and won > lost
+
+
+def truths_data(g: dict, data: Path, real: Path) -> None:
+    letters, _ = _panel(data)
+    cloze, _ = _panel(data, "cloze-2000")
+    ids = cloze.columns.intersection(letters.columns)
+    for m in cloze.index:
+        text, letter = cloze.loc[m, ids].to_numpy(), letters.loc[m, ids].to_numpy()
+        _, _, p = _mcnemar(text, letter)
+        said = re.search(re.escape(m) + r" scores (about the same|[\d.]+ points (higher|lower))", g["cloze_text"])
+        assert said, (m, g["cloze_text"])
+        if p < 0.05:
+            gap = 100 * (text.mean() - letter.mean())
+            assert said.group(1) == f"{abs(gap):.1f} points {'higher' if gap > 0 else 'lower'}", (m, said.group(1))
+        else:
+            assert said.group(1) == "about the same"
+
+
+CASES = [
+    ("difference", flip_leader, truths_difference),
+    ("difference", tie_weakest, truths_difference),
+    ("difference", separate_weakest, truths_difference),
+    ("difference", swap_pro_top, truths_difference),
+    ("difference", weaken_pro_leader, truths_difference),
+    ("panels", flip_leader, truths_panels),
+    ("panels", weaken_pro_leader, truths_panels),
+    ("passk", equal_samples, truths_passk),
+    ("passk", swap_passk_labels, truths_passk),
+    ("arena", near_tie_top, truths_arena),
+    ("arena", swap_arena_top, truths_arena),
+    ("data", swap_cloze_labels, truths_data),
+    ("data", flip_leader, truths_data),
+]
+DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data"}
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory):
+    """Every case run once, two at a time; each outcome with the perturbed folders its truths are read from."""
+    from chapter_runner import run_isolated
+
+    jobs = []
+    for chapter, perturb, _ in CASES:
+        data, real = _copies(tmp_path_factory.mktemp(f"{chapter}-{perturb.__name__}"))
+        perturb(data, real)
+        jobs.append((data, real, {"EXACTSTATS_DATA_DIR": str(data), "EXACTSTATS_REAL_EVALS": str(real)}))
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(run_isolated, chapter, env) for (chapter, _, _), (_, _, env) in zip(CASES, jobs)]
+        return [(f.result(), data, real) for f, (data, real, _) in zip(futures, jobs)]
+
+
+def test_every_chapter_that_reads_data_is_perturbed():
+    assert {chapter for chapter, _, _ in CASES} == DATA_CHAPTERS
+    for chapter in DATA_CHAPTERS:  # each reads the shipped or published data (the others compute from the seeds)
+        text = (ROOT / "book" / f"{chapter}.md").read_text()
+        assert "load_panel" in text or "load_passk_samples" in text or "load_mmlu_pro" in text
+
+
+@pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{c}-{p.__name__}" for c, p, _ in CASES])
+def test_a_perturbed_chapter_stops_or_tells_the_truth(outcomes, case):
+    (outcome, data, real), (chapter, _, truths) = outcomes[case], CASES[case]
+    assert "crash" not in outcome, outcome.get("crash")
+    if "guard" in outcome:  # a sentence the perturbed data would falsify stopped the build: as it should
+        assert outcome["guard"].startswith((f"{chapter}.md cell", str(ROOT))), outcome["guard"]
+        return
+    truths(outcome["glued"], data, real)
+
+
+def test_the_truths_hold_on_the_shipped_data():
+    """The checks themselves are right: on unperturbed copies every chapter runs and every truth holds."""
+    import tempfile
+
+    from chapter_runner import run_isolated
+
+    # the cheap chapters only: the slow difference chapter runs unperturbed in the guard test and the build
+    with tempfile.TemporaryDirectory() as tmp:
+        data, real = _copies(Path(tmp))
+        env = {"EXACTSTATS_DATA_DIR": str(data), "EXACTSTATS_REAL_EVALS": str(real)}
+        with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+            runs = {ch: pool.submit(run_isolated, ch, env) for ch in ("panels", "passk", "arena", "data")}
+            for chapter, truths in [
+                ("panels", truths_panels),
+                ("passk", truths_passk),
+                ("arena", truths_arena),
+                ("data", truths_data),
+            ]:
+                outcome = runs[chapter].result()
+                assert "glued" in outcome, outcome
+                truths(outcome["glued"], data, real)
