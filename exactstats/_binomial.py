@@ -16,10 +16,12 @@ try:  # pragma: no cover - exercised whichever way the environment is
 
     _mpz = gmpy2.mpz
     _comb = gmpy2.comb
+    _gcd = gmpy2.gcd
 except ImportError:  # pragma: no cover
     from math import comb as _comb
 
     _mpz = int
+    _gcd = gcd
 
 
 def comb(n: int, k: int) -> int:
@@ -106,17 +108,38 @@ def region_sum(
     return total
 
 
+def reduced_fraction(numerator: int, denominator: int) -> Fraction:
+    """``numerator / denominator`` for huge integers, reduced with GMP's gcd when available (Python's is
+    quadratic: seconds for the hundred-thousand-bit sums of a redraw over ten thousand questions)."""
+    g = _gcd(_mpz(numerator), _mpz(denominator))
+    return fraction_from_coprime(int(_mpz(numerator) // g), int(_mpz(denominator) // g))
+
+
+def binomial_weights(n: int, rho: int) -> Iterator[int]:
+    """Yield ``C(n, m) * rho**(n - m)`` for m = 0..n, one multiplication and one exact division per step."""
+    if rho == 0:
+        for m in range(n + 1):
+            yield _mpz(1) if m == n else _mpz(0)
+        return
+    w = _mpz(rho) ** n
+    for m in range(n + 1):
+        yield w
+        if m < n:
+            w = w * (n - m) // ((m + 1) * rho)
+
+
 def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) -> Iterator[int]:
     """Yield ``G_m = sum_{i=0}^{min(t_m, m)} C(m, i) beta**i gamma**(m-i)`` for m = 0, 1, 2, ...
 
     ``thresholds[m] = t_m`` must be non-decreasing (a negative t_m gives 0). Each step
     costs O(1) big-integer operations, plus one per unit the threshold rises, using
-    ``G_{m+1}(t) = (beta + gamma) G_m(t) - C(m, t) beta**(t+1) gamma**(m-t)``.
+    ``G_{m+1}(t) = (beta + gamma) G_m(t) - C(m, t) beta**(t+1) gamma**(m-t)``. The values are
+    GMP integers where gmpy2 is installed (callers that keep summing avoid a conversion per step).
     """
     beta, gamma = _mpz(beta), _mpz(gamma)
     if gamma == 0:  # only the i = m term survives
         for m, target in enumerate(thresholds):
-            yield int(beta**m) if target >= m else 0
+            yield beta**m if target >= m else _mpz(0)
         return
     total = beta + gamma
     t = -1
@@ -134,7 +157,7 @@ def truncated_binomial_sums(beta: int, gamma: int, thresholds: Sequence[int]) ->
             t += 1
             term = gamma**m if t == 0 else term * beta * (m - t + 1) // (t * gamma)
             g += term
-        yield int(g)
+        yield g
 
 
 def fraction_from_coprime(numerator: int, denominator: int) -> Fraction:

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._binomial import trinomial_integers, truncated_binomial_sums
+from ._binomial import binomial_weights, reduced_fraction, trinomial_integers, truncated_binomial_sums
 from ._normal import one_sided_z_float, z_value_float
 from ._validate import (
     ExactStatsError,
@@ -174,16 +174,8 @@ def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     ts = mcnemar_rejection_thresholds(n, alpha)
     low_b = truncated_binomial_sums(beta, gamma, ts)
     low_c = truncated_binomial_sums(gamma, beta, ts)
-    total = 0
-    weight = rho**n  # C(n, m) rho^(n-m), updated as m rises
-    for m, (gb, gc) in enumerate(zip(low_b, low_c)):
-        if m > 0:
-            if rho == 0:
-                weight = math.comb(n, m) if m == n else 0
-            else:
-                weight = weight * (n - m + 1) // (m * rho)
-        total += weight * (gb + gc)
-    return Fraction(total, den**n)
+    total = sum((w * (gb + gc) for w, gb, gc in zip(binomial_weights(n, rho), low_b, low_c)), 0)
+    return reduced_fraction(total, den**n)
 
 
 def mcnemar_power_float(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> float:

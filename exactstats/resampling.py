@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._binomial import truncated_binomial_sums
+from ._binomial import _mpz, binomial_weights, reduced_fraction, truncated_binomial_sums
 from ._validate import ExactStatsError, as_binary_matrix, as_int, as_tie_rule
 
 __all__ = [
@@ -252,14 +252,15 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
     rho = questions - b - c
     # model 2's draws among m discordant ones must be at most (m - 1) // 2 for a strict win
     wins = truncated_binomial_sums(c, b, [(m - 1) // 2 for m in range(n + 1)])
-    num = 0
-    half_num = 0
-    for m, g in enumerate(wins):
-        weight = comb(n, m) * rho ** (n - m)
+    num = half_num = _mpz(0)
+    central = _mpz(1)  # C(m, m/2) (b c)^(m/2) at even m: a tie
+    for m, (weight, g) in enumerate(zip(binomial_weights(n, rho), wins)):
         num += weight * g
-        if ties == "fair" and m % 2 == 0:
-            half_num += weight * comb(m, m // 2) * (b * c) ** (m // 2)
-    return Fraction(2 * num + half_num, 2 * questions**n)
+        if m % 2 == 0:
+            if ties == "fair":
+                half_num += weight * central
+            central = central * (m + 1) * (m + 2) // ((m // 2 + 1) ** 2) * b * c
+    return reduced_fraction(2 * num + half_num, 2 * _mpz(questions) ** n)
 
 
 class SplitHalfExact(NamedTuple):
