@@ -21,7 +21,8 @@ Function                                    What it computes
 :func:`plurality_probability`               plurality of independent multiple-choice voters
 :func:`mcnemar_p_value`                     exact McNemar p-value
 :func:`paired_difference_interval`          paired interval for an accuracy gap
-:func:`holm_adjust`                         Holm's adjusted p-values, exactly
+:func:`holm_adjust`                         Holm's adjusted p-values, exactly (``holm_adjust_float``: arrays)
+:func:`bh_adjust`                           Benjamini-Hochberg(-Yekutieli) adjusted p-values (and ``_float``)
 :func:`compare_pairs`                       adjacent or all pairs: exact McNemar, Holm, BH, intervals
 :func:`separation_tiers`                    tiers of models no test separates
 :func:`wilson_interval`                     Wilson score interval (exact surds)
@@ -170,22 +171,27 @@ from .levels import (
     paired_rejection_probability,
     size_table,
 )
+from .multiplicity import (
+    bh_adjust,
+    bh_adjust_float,
+    holm_adjust,
+    holm_adjust_float,
+    holm_reject_screened,
+    separation_tiers,
+    tiers_from_separation,
+)
 from .paired import (
     ALTERNATIVES,
     DifferenceInterval,
     PairComparison,
-    bh_adjust,
     compare_pairs,
     discordance,
     discordance_matrices,
-    holm_adjust,
-    holm_reject_screened,
     mcnemar_chi_square_p_float,
     mcnemar_p_value,
     mcnemar_p_value_float,
+    mcnemar_p_values_float,
     paired_difference_interval,
-    separation_tiers,
-    tiers_from_separation,
     unpaired_difference_interval,
 )
 from .passk import (
@@ -303,7 +309,10 @@ __all__ = [
     "paired_difference_interval",
     "unpaired_difference_interval",
     "holm_adjust",
+    "holm_adjust_float",
     "bh_adjust",
+    "bh_adjust_float",
+    "mcnemar_p_values_float",
     "mcnemar_chi_square_p_float",
     "holm_reject_screened",
     "separation_tiers",

@@ -550,7 +550,7 @@ def rank_intervals_float(fit: BradleyTerryFit, cov: np.ndarray, alpha: Any = "0.
     """
     from statistics import NormalDist
 
-    from .paired import holm_adjust
+    from .multiplicity import holm_adjust
 
     k = len(fit.models)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]

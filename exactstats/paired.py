@@ -16,7 +16,6 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -34,6 +33,7 @@ from ._validate import (
     as_probability,
     refuse_if_too_big,
 )
+from .multiplicity import bh_adjust, holm_adjust
 
 __all__ = [
     "discordance",
@@ -42,13 +42,9 @@ __all__ = [
     "DifferenceInterval",
     "paired_difference_interval",
     "unpaired_difference_interval",
-    "holm_adjust",
-    "bh_adjust",
     "mcnemar_chi_square_p_float",
-    "separation_tiers",
-    "tiers_from_separation",
     "discordance_matrices",
-    "holm_reject_screened",
+    "mcnemar_p_values_float",
     "PairComparison",
     "compare_pairs",
     "ALTERNATIVES",
@@ -126,6 +122,24 @@ def mcnemar_p_value_float(b: int, c: int, alternative: str = "two-sided", mid_p:
     t = min(b, c) if alternative == "two-sided" else (c if alternative == "greater" else b)
     tail = float(binom.cdf(t, m, 0.5)) - (0.5 * float(binom.pmf(t, m, 0.5)) if mid_p else 0.0)
     return min(1.0, 2 * tail) if alternative == "two-sided" else tail
+
+
+def mcnemar_p_values_float(b: Any, c: Any) -> np.ndarray:
+    """Two-sided exact McNemar p-values for arrays of discordant counts, in floats (SciPy's binomial CDF);
+    the float twin of :func:`mcnemar_p_value` for many pairs at once (a leaderboard's every pair).
+
+    >>> mcnemar_p_values_float([3, 219], [0, 182]).round(4).tolist()
+    [0.25, 0.0721]
+    """
+    from scipy.special import bdtr  # the binomial CDF without importing all of scipy.stats
+
+    b, c = np.asarray(b, dtype=np.int64), np.asarray(c, dtype=np.int64)
+    if b.shape != c.shape or (b < 0).any() or (c < 0).any():
+        raise ExactStatsError(f"b and c must be arrays of counts >= 0 of one shape, got shapes {b.shape} and {c.shape}")
+    m = b + c
+    with np.errstate(invalid="ignore"):
+        p = np.minimum(1.0, 2 * bdtr(np.minimum(b, c), m, 0.5))
+    return np.where(m == 0, 1.0, p)
 
 
 def _cap(p: Fraction) -> Fraction:
@@ -217,64 +231,6 @@ def unpaired_difference_interval(
     return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), _z(z, confidence))
 
 
-def holm_adjust(p_values: Any) -> list[Fraction]:
-    """Holm's step-down adjusted p-values, exactly (for Fraction inputs), capped at 1.
-
-    The i-th smallest p is multiplied by (m - i + 1); adjusted values are made
-    non-decreasing in that order. Reject where the adjusted p <= alpha: the
-    family-wise error rate stays at most alpha.
-
-    >>> [str(x) for x in holm_adjust(["0.01", "0.04", "0.03"])]
-    ['3/100', '3/50', '3/50']
-    """
-    ps = [as_probability(p, f"p_values[{i}]") for i, p in enumerate(p_values)]
-    if not ps:
-        raise ExactStatsError("p_values must hold at least one p-value, got none")
-    m = len(ps)
-    order = sorted(range(m), key=lambda i: ps[i])
-    adjusted = [Fraction(0)] * m
-    running = Fraction(0)
-    for rank, i in enumerate(order):
-        running = max(running, min(Fraction(1), (m - rank) * ps[i]))
-        adjusted[i] = running
-    return adjusted
-
-
-def separation_tiers(adjusted_p: Sequence[Sequence[Any]], alpha: Any = "0.05") -> list[list[int]]:
-    """Tiers of models ranked best first: a model opens a new tier when it is separated from the
-    first model of the current tier (adjusted p <= ``alpha``), else it joins that tier.
-
-    ``adjusted_p[i][j]`` (``i < j``) is the multiplicity-adjusted p-value of models ``i`` and ``j``
-    (e.g. Holm over all pairs); only the upper triangle is read.
-
-    >>> separation_tiers([[0, "0.5", "0.01"], [0, 0, "0.2"], [0, 0, 0]])
-    [[0, 1], [2]]
-    """
-    alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)
-    k = len(adjusted_p)
-    if k == 0:
-        raise ExactStatsError("adjusted_p must hold at least one model, got none")
-    return tiers_from_separation(lambda i, j: as_probability(adjusted_p[i][j], f"adjusted_p[{i}][{j}]") <= alpha, k)
-
-
-def tiers_from_separation(separated: Any, k: int) -> list[list[int]]:
-    """Tiers of ``k`` models ranked best first, given ``separated(i, j)`` for ``i < j`` (see :func:`separation_tiers`).
-
-    >>> tiers_from_separation(lambda i, j: j - i > 1, 4)
-    [[0, 1], [2, 3]]
-    """
-    k = as_int(k, "k", minimum=1)
-    tiers, current = [], [0]
-    for j in range(1, k):
-        if separated(current[0], j):
-            tiers.append(current)
-            current = [j]
-        else:
-            current.append(j)
-    tiers.append(current)
-    return tiers
-
-
 def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     """All-pairs discordant counts of a models x questions 0/1 matrix by two matrix products:
     ``b[i, j]`` questions only model ``i`` got right, ``c[i, j] = b[j, i]``.
@@ -286,78 +242,6 @@ def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     M = as_binary_matrix(C, "C").astype(np.float64)
     b = np.rint(M @ (1.0 - M).T).astype(np.int64)  # exact: sums of 0/1 products stay far below 2**53
     return b, b.T.copy()
-
-
-def holm_reject_screened(
-    p_float: Any, exact_p: Any, alpha: Any = "0.05", margin: float = 1e-6
-) -> tuple[list[bool], list[int]]:
-    """Holm's decisions from float p-values, each decision that could depend on rounding confirmed exactly.
-
-    ``exact_p(i)`` returns the exact Fraction p-value of hypothesis ``i``; it is called only for the
-    p-values within a relative ``margin`` of the Holm threshold of their own rank, ``alpha / (m - i)``
-    for the i-th smallest (or of a neighbouring rank, should rounding reorder near-equal p-values).
-    Float p-values are far more accurate than the margin, so the decisions equal those of Holm on the
-    exact values. Returns the decisions and the indices that were computed exactly.
-
-    >>> holm_reject_screened([0.001, 0.04, 0.2], lambda i: Fraction(0))
-    ([True, False, False], [])
-    """
-    level = as_probability(alpha, "alpha", open_low=True, open_high=True)
-    ps = np.asarray(p_float, dtype=float)
-    m = len(ps)
-    if m == 0:
-        return [], []
-    values: list[Any] = [float(x) for x in ps]
-    # the i-th smallest p-value meets alpha / (m - i); only there (or at a neighbouring rank) can rounding
-    # change a decision. Checking every alpha / r instead flagged thousands of p-values that no rank meets.
-    order_f = np.argsort(ps, kind="stable")
-    ranks = np.empty(m, dtype=np.int64)
-    ranks[order_f] = np.arange(m)
-    near = np.zeros(m, dtype=bool)
-    for shift in (-1, 0, 1):
-        r = np.clip(ranks + shift, 0, m - 1)
-        near |= np.abs(ps * (m - r) / float(level) - 1) <= margin
-    exact_idx = [int(i) for i in np.flatnonzero(near)]
-    for i in exact_idx:
-        values[i] = exact_p(i)
-    order = sorted(range(m), key=lambda i: values[i])
-    reject = [False] * m
-    for step, i in enumerate(order):
-        threshold = level / (m - step)
-        if (values[i] <= threshold) if isinstance(values[i], Fraction) else (values[i] <= float(threshold)):
-            reject[i] = True
-        else:
-            break
-    return reject, exact_idx
-
-
-def bh_adjust(p_values: Any, dependence: str = "independent") -> list[Fraction]:
-    """Benjamini-Hochberg adjusted p-values (false-discovery rate), exactly, capped at 1.
-
-    The i-th smallest p is multiplied by ``m / i`` and the results made non-decreasing from the
-    largest down. ``dependence="any"`` is Benjamini-Yekutieli: a further factor ``1 + 1/2 + ... + 1/m``
-    that holds the rate under any dependence between the tests. Declare a discovery where the
-    adjusted p <= the target rate.
-
-    >>> [str(x) for x in bh_adjust(["0.01", "0.04", "0.03"])]
-    ['3/100', '1/25', '1/25']
-    >>> [str(x) for x in bh_adjust(["0.01", "0.04", "0.03"], dependence="any")]
-    ['11/200', '11/150', '11/150']
-    """
-    ps = [as_probability(p, f"p_values[{i}]") for i, p in enumerate(p_values)]
-    if not ps:
-        raise ExactStatsError("p_values must hold at least one p-value, got none")
-    dependence = as_choice(dependence, "dependence", ("independent", "any"))
-    m = len(ps)
-    factor = sum((Fraction(1, i) for i in range(1, m + 1)), Fraction(0)) if dependence == "any" else Fraction(1)
-    order = sorted(range(m), key=lambda i: ps[i])
-    adjusted = [Fraction(0)] * m
-    running = Fraction(1)
-    for rank in range(m, 0, -1):
-        i = order[rank - 1]
-        running = min(running, ps[i] * m * factor / rank)
-        adjusted[i] = running
-    return adjusted
 
 
 class PairComparison(NamedTuple):

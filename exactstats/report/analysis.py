@@ -18,12 +18,12 @@ import numpy as np
 from .._validate import ExactStatsError, as_int
 from ..correlation import phi_matrix_float
 from ..errorbars import clustered_interval_float, wilson_interval_float
+from ..multiplicity import bh_adjust_float, holm_adjust_float, holm_reject_screened, tiers_from_separation
 from ..paired import (
     discordance_matrices,
-    holm_reject_screened,
     mcnemar_p_value,
+    mcnemar_p_values_float,
     paired_difference_interval,
-    tiers_from_separation,
     unpaired_difference_interval,
 )
 from ..power import questions_needed
@@ -148,36 +148,6 @@ class PairTable:
     holm_float: dict[tuple[int, int], float]  # Holm-adjusted, for display
     separated: dict[tuple[int, int], bool]
     exact: dict[tuple[int, int], Fraction]  # the pairs whose exact p-value was computed
-
-
-def mcnemar_p_values_float(b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Vectorised two-sided exact McNemar p-values in floats (scipy's binomial CDF)."""
-    from scipy.special import bdtr  # the binomial CDF without importing all of scipy.stats
-
-    m = b + c
-    with np.errstate(invalid="ignore"):
-        p = np.minimum(1.0, 2 * bdtr(np.minimum(b, c), m, 0.5))
-    return np.where(m == 0, 1.0, p)
-
-
-def bh_adjust_float(p: np.ndarray, dependence: str = "independent") -> np.ndarray:
-    """Benjamini-Hochberg adjusted p-values in floats (Yekutieli's factor with ``dependence="any"``);
-    the exact version on Fractions is :func:`exactstats.bh_adjust`."""
-    m = len(p)
-    factor = float(np.sum(1.0 / np.arange(1, m + 1))) if dependence == "any" else 1.0
-    order = np.argsort(p, kind="stable")
-    scaled = p[order] * m * factor / np.arange(1, m + 1)
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    return adjusted
-
-
-def holm_adjust_float(p: np.ndarray) -> np.ndarray:
-    order = np.argsort(p, kind="stable")
-    m = len(p)
-    adjusted = np.empty(m)
-    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    return adjusted
 
 
 def pair_table(C: np.ndarray, exact_all: bool = False) -> PairTable:

@@ -23,7 +23,7 @@ from ..arena import (
     rank_intervals_float,
     sign_test,
 )
-from ..paired import holm_adjust
+from ..multiplicity import holm_adjust
 
 
 def arena_summary(
