@@ -17,7 +17,7 @@ Fraction(1, 3)
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +37,9 @@ __all__ = [
     "phi_for_effective_votes",
     "effective_votes_ceiling",
     "effective_votes_eigen_float",
+    "effective_votes_float",
+    "ErrorCorrelation",
+    "error_correlation_float",
 ]
 
 
@@ -182,3 +185,40 @@ def effective_votes_eigen_float(errors: Any) -> float:
     """
     r = phi_matrix_float(errors)
     return float(r.shape[0] / np.linalg.eigvalsh(r)[-1])
+
+
+def effective_votes_float(errors: Any) -> float:
+    """Float twin of :func:`effective_votes` at a panel's own mean phi: ``k / (1 + (k-1) mean_phi)`` from
+    its error indicators (a float: phi is a surd). A negative mean phi gives more than ``k`` votes, as the
+    exact function does; whether that reading means anything is the caller's to say.
+
+    >>> round(effective_votes_float([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0]]), 4)
+    1.506
+    """
+    return error_correlation_float(errors).effective_votes
+
+
+class ErrorCorrelation(NamedTuple):
+    """A panel's error correlation, from one phi matrix: its mean, the effective votes by the formula and by
+    the largest eigenvalue, and the ceiling ``1/phi`` (None unless the mean phi is positive)."""
+
+    matrix: np.ndarray
+    mean_phi: float
+    effective_votes: float
+    effective_votes_eigen: float
+    ceiling: float | None
+
+
+def error_correlation_float(errors: Any) -> ErrorCorrelation:
+    """Every correlation summary of a panel from one phi matrix (mean phi, effective votes two ways, ceiling).
+
+    >>> ec = error_correlation_float([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0]])
+    >>> round(ec.mean_phi, 6), round(ec.effective_votes, 4), round(ec.ceiling, 4)
+    (0.496011, 1.506, 2.0161)
+    """
+    r = phi_matrix_float(errors)
+    k = r.shape[0]
+    mean = float((r.sum() - np.trace(r)) / (k * (k - 1)))
+    return ErrorCorrelation(
+        r, mean, k / (1 + (k - 1) * mean), float(k / np.linalg.eigvalsh(r)[-1]), 1 / mean if mean > 0 else None
+    )

@@ -24,7 +24,7 @@ from functools import cached_property
 
 import sympy as sp
 
-__all__ = ["ProofError", "Step", "Proof", "PROOFS", "check_all"]
+__all__ = ["ProofError", "Step", "Proof", "PROOFS"]
 
 
 class ProofError(AssertionError):
@@ -707,7 +707,3 @@ PROOFS: dict[str, Proof] = {
         ),
     ]
 }
-
-
-def check_all() -> bool:
-    return all(proof.check() for proof in PROOFS.values())

@@ -28,7 +28,8 @@ PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(permutations(range(4)))
 HEADER = "The following are multiple choice questions (with answers) about {subject}.\n\n"
 SHUFFLE_MODES = ("per-model", "shared", "original")
 PROMPT_TEMPLATE_VERSION = "mmlu-v1: " + HEADER + "{question}\\nA. {a}\\nB. {b}\\nC. {c}\\nD. {d}\\nAnswer:"
-# Few-shot prompts are tokenized as (header + shots) + question; zero-shot prompts whole (see scoring.run).
+# Few-shot prompts are tokenized as (header + shots) + question; zero-shot and chat prompts whole
+# (scoring.scorer.encode_question).
 
 
 def template_hash(template: str = PROMPT_TEMPLATE_VERSION) -> str:

@@ -99,11 +99,14 @@ def answers() -> dict[str, tuple]:
 
 def subject_shuffle_direction() -> str:
     """(a) rises, (b) falls, (c) same: the effective votes of the panel with only subject difficulty shared."""
-    from _code.panel import panel_effective_votes, subject_shuffle
+    from _code.panel import subject_shuffle
 
     panel = es.load_panel("shuffled")
     C, subjects = panel.correct(), panel.questions["subject"].to_numpy()
-    whole, shuffled = panel_effective_votes(C), panel_effective_votes(subject_shuffle(C, subjects, seed=1))
+    whole, shuffled = (
+        es.effective_votes_float(1 - C),
+        es.effective_votes_float(1 - subject_shuffle(C, subjects, seed=1)),
+    )
     return "a" if shuffled > whole else "b" if shuffled < whole else "c"
 
 

@@ -51,3 +51,13 @@ def test_core_modules_do_not_import_report_or_scoring():
         code = path.read_text().split('"""', 2)[-1]  # after the module docstring
         for word in ("report", "import pandas", "import matplotlib", "pyarrow", "import scoring", "from scoring"):
             assert word not in code, (path.name, word)
+
+
+def test_the_package_docstring_lists_every_public_function():
+    """One table, by topic, names every public function and class (a newcomer's map of the package)."""
+    import re
+
+    listed = set(re.findall(r":(?:func|class):`(\w+)`", es.__doc__))
+    public = {n for n in es.__all__ if callable(getattr(es, n))}
+    assert public - listed == set(), sorted(public - listed)
+    assert listed - set(es.__all__) <= {"fractions", "ValueError"}, sorted(listed - set(es.__all__))

@@ -3,7 +3,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from exactstats import (
@@ -79,3 +79,24 @@ def test_eigen_estimate_equals_formula_for_equal_correlations():
 def test_bad_input(call, match):
     with pytest.raises(ExactStatsError, match=match):
         call()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 6), st.integers(5, 60), st.randoms(use_true_random=False))
+def test_error_correlation_summaries_from_one_matrix(k, n, rnd):
+    """Mean phi, effective votes by the formula and by the largest eigenvalue, and the ceiling, against NumPy."""
+    import exactstats as es
+
+    E = np.array([[rnd.randint(0, 1) for _ in range(n)] for _ in range(k)])
+    assume(all(0 < row.sum() < n for row in E))
+    R = np.corrcoef(E)
+    mean = (R.sum() - k) / (k * (k - 1))
+    ec = es.error_correlation_float(E)
+    assert ec.mean_phi == pytest.approx(mean, abs=1e-12)
+    assert ec.effective_votes == pytest.approx(k / (1 + (k - 1) * mean))
+    assert es.effective_votes_float(E) == ec.effective_votes
+    assert ec.effective_votes_eigen == pytest.approx(k / np.linalg.eigvalsh(R)[-1])
+    assert (ec.ceiling is None) == (mean <= 0)
+    if -1 / (k - 1) < mean <= 1:  # the exact function at a rational near the mean: the same formula
+        phi = Fraction(mean).limit_denominator(10**9)
+        assert float(es.effective_votes(k, phi)) == pytest.approx(ec.effective_votes, rel=1e-6)

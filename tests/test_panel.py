@@ -12,7 +12,6 @@ sys.path.insert(0, str(ROOT / "book"))
 from _code.panel import (  # noqa: E402
     all_wrong_together,
     bootstrap_effective_votes,
-    panel_effective_votes,
     panel_vote_curve,
     sample_choices,
     subject_shuffle,
@@ -25,9 +24,9 @@ def test_effective_votes_follow_the_formula():
     rng = np.random.default_rng(0)
     C = (rng.random((4, 200)) < 0.6).astype(int)
     phi = es.mean_phi_float(1 - C)
-    assert panel_effective_votes(C) == pytest.approx(4 / (1 + 3 * phi))
+    assert es.effective_votes_float(1 - C) == pytest.approx(4 / (1 + 3 * phi))
     # identical models are one vote
-    assert panel_effective_votes(np.array([C[0]] * 3)) == pytest.approx(1.0)
+    assert es.effective_votes_float(1 - np.array([C[0]] * 3)) == pytest.approx(1.0)
 
 
 def test_bootstrap_matches_a_plain_loop():
@@ -35,7 +34,7 @@ def test_bootstrap_matches_a_plain_loop():
     C = (rng.random((3, 80)) < 0.55).astype(int)
     fast = bootstrap_effective_votes(C, draws=50, seed=4)
     W = np.random.default_rng(4).multinomial(80, np.full(80, 1 / 80), size=50)
-    slow = [panel_effective_votes(np.repeat(C, w, axis=1)) for w in W]
+    slow = [es.effective_votes_float(1 - np.repeat(C, w, axis=1)) for w in W]
     assert fast == pytest.approx(slow, rel=1e-9)
 
 

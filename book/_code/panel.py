@@ -8,8 +8,8 @@ quantity is a count (vote accuracy, independent-voter baselines); Monte Carlo
 where it is a resampling (bootstrap intervals, shuffles), with the seed explicit.
 
 >>> C = [[1, 1, 0, 0, 1, 0], [1, 0, 1, 0, 1, 0], [1, 1, 1, 0, 0, 0]]
->>> round(panel_effective_votes(C), 4)
-1.8
+>>> bootstrap_effective_votes(C, draws=3, seed=0).shape
+(3,)
 """
 
 from __future__ import annotations
@@ -21,11 +21,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from exactstats import ExactStatsError, majority_vote_accuracy, mean_phi_float, plurality_probability
+from exactstats import ExactStatsError, majority_vote_accuracy, plurality_probability
 from exactstats._validate import as_binary_matrix, as_int
 
 __all__ = [
-    "panel_effective_votes",
     "bootstrap_effective_votes",
     "subject_shuffle",
     "sample_choices",
@@ -33,13 +32,6 @@ __all__ = [
     "panel_vote_curve",
     "all_wrong_together",
 ]
-
-
-def panel_effective_votes(C: Any) -> float:
-    """``k / (1 + (k-1) mean_phi)`` from the error indicators ``1 - C`` of a panel (float: phi is a surd)."""
-    E = 1 - as_binary_matrix(C, "C")
-    k = E.shape[0]
-    return k / (1 + (k - 1) * mean_phi_float(E))
 
 
 def bootstrap_effective_votes(C: Any, draws: int = 2000, seed: Any = 0) -> np.ndarray:

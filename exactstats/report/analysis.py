@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import ExactStatsError, as_int
-from ..correlation import phi_matrix_float
+from ..correlation import error_correlation_float
 from ..errorbars import clustered_interval_float, wilson_interval_float
 from ..multiplicity import bh_adjust_float, holm_adjust_float, holm_reject_screened, tiers_from_separation
 from ..paired import (
@@ -242,18 +242,14 @@ def error_correlation(C: np.ndarray) -> dict | None:
     E = 1 - C
     if not np.all(E.std(axis=1) > 0):
         return None  # phi is undefined for a model that is always right or always wrong
-    k = C.shape[0]
-    R = phi_matrix_float(E)  # once: mean_phi_float and effective_votes_eigen_float would each recompute it
-    mp = float((R.sum() - np.trace(R)) / (k * (k - 1)))
-    # k / (1 + (k-1) phi) is the effective number of votes for phi >= 0 (the book's proof); a negative
-    # mean phi (models right on different questions, e.g. letter pickers with different favourites)
-    # has no "votes" reading, so none is reported
+    ec = error_correlation_float(E)
+    votes = ec.mean_phi >= 0  # a negative mean phi (models right on different questions) has no "votes" reading
     return {
-        "matrix": R.round(6).tolist(),
-        "mean": mp,
-        "effective_votes": k / (1 + (k - 1) * mp) if mp >= 0 else None,
-        "effective_votes_eigen": float(k / np.linalg.eigvalsh(R)[-1]) if mp >= 0 else None,
-        "ceiling": (1 / mp) if mp > 0 else None,
+        "matrix": ec.matrix.round(6).tolist(),
+        "mean": ec.mean_phi,
+        "effective_votes": ec.effective_votes if votes else None,
+        "effective_votes_eigen": ec.effective_votes_eigen if votes else None,
+        "ceiling": ec.ceiling,
     }
 
 
