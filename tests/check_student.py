@@ -9,10 +9,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from book._code.student import START
 
-from book._code.student import START  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def solution_snippets() -> list[str]:

@@ -7,17 +7,13 @@ answers and with the book's exercise numbering.
 from __future__ import annotations
 
 import re
-import sys
+from fractions import Fraction
 from pathlib import Path
 
+import exactstats as es
+from exactstats.exercises import entry
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "book"))  # the panel helpers of the book's own solutions
-
-from fractions import Fraction  # noqa: E402
-
-import exactstats as es  # noqa: E402
-from exactstats.exercises import entry  # noqa: E402
 
 
 def chapters() -> list[str]:
@@ -99,7 +95,7 @@ def answers() -> dict[str, tuple]:
 
 def subject_shuffle_direction() -> str:
     """(a) rises, (b) falls, (c) same: the effective votes of the panel with only subject difficulty shared."""
-    from _code.panel import subject_shuffle
+    from book._code.panel import subject_shuffle
 
     panel = es.load_panel("shuffled")
     C, subjects = panel.correct(), panel.questions["subject"].to_numpy()

@@ -4,9 +4,8 @@ import inspect
 import subprocess
 import sys
 
-from conftest import ROOT
-
 import exactstats as es
+from tests.conftest import ROOT
 
 FLOAT_TWIN_EXCEPTIONS = {"redraw_counts"}  # returns integer counts drawn at random, not a float
 

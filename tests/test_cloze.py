@@ -4,12 +4,12 @@ import math
 
 import pytest
 import torch
-from tiny import build_tiny_model, write_questions
 
 from scoring.cloze import cloze_prompt, cloze_row, cloze_scores
 from scoring.questions import load_jsonl
 from scoring.run import RunConfig, RunSettingsMismatch, read_done, score_questions
 from scoring.scorer import load_model
+from tests.tiny import build_tiny_model, write_questions
 
 
 @pytest.fixture(scope="module")

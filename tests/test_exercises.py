@@ -1,18 +1,16 @@
 """The answer checker: in sync with the book and its canonical answers, right for them, wrong otherwise."""
 
 import re
-import sys
 from fractions import Fraction
 
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT))
-import exactstats as es  # noqa: E402
-from exactstats._exercise_answers import REGISTRY  # noqa: E402
-from exactstats.cli import main  # noqa: E402
-from exactstats.exercises import check  # noqa: E402
-from tests.exercise_answers import answers, book_ids, registry  # noqa: E402
+import exactstats as es
+from exactstats._exercise_answers import REGISTRY
+from exactstats.cli import main
+from exactstats.exercises import check
+from tests.conftest import ROOT
+from tests.exercise_answers import answers, book_ids, registry
 
 
 def test_registry_is_in_sync_with_the_book_and_the_answers():

@@ -4,9 +4,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from exactstats.report.figures import (  # noqa: E402
+from exactstats.report.figures import (
     bar_figure,
     grid_figure,
     heatmap_figure,

@@ -6,11 +6,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, launch_two_processes
-from tiny import build_tiny_model
 
 from scoring.generate import GenerationConfig, sample_seed, truncate_at_stop
 from scoring.runfolder import read_rows
+from tests.conftest import ROOT, launch_two_processes
+from tests.tiny import build_tiny_model
 
 PROBLEMS = [
     {

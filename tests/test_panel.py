@@ -1,23 +1,19 @@
 """The panels chapter's helpers (book/_code/panel.py), against brute force and the core functions."""
 
-import sys
 from fractions import Fraction
 from itertools import product
 
 import numpy as np
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "book"))
-from _code.panel import (  # noqa: E402
+import exactstats as es
+from book._code.panel import (
     all_wrong_together,
     bootstrap_effective_votes,
     panel_vote_curve,
     sample_choices,
     subject_shuffle,
 )
-
-import exactstats as es  # noqa: E402
 
 
 def test_effective_votes_follow_the_formula():

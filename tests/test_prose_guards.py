@@ -1,15 +1,11 @@
 """The book's data sentences follow their numbers: change the numbers and the sentence changes with them."""
 
-import sys
-
 import numpy as np
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "book"))
-from _code import prose  # noqa: E402
-
-import exactstats as es  # noqa: E402
+import exactstats as es
+from book._code import prose
+from tests.conftest import ROOT
 
 
 def test_split_half_never_says_inflates_when_the_held_out_lead_is_larger():
@@ -90,7 +86,8 @@ def test_a_chapter_guard_fails_the_build_when_the_data_change(tmp_path):
     import traceback
 
     import pytest
-    from chapter_runner import code_cells, run_chapter
+
+    from tests.chapter_runner import code_cells, run_chapter
 
     glued = run_chapter("difference")  # the shipped data: every guard holds
     assert "eq_text" in glued

@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ROOT
 from scipy.stats import binomtest
 from statsmodels.stats.multitest import multipletests
+
+from tests.conftest import ROOT
 
 REAL = Path(os.environ.get("EXACTSTATS_REAL_EVALS", ROOT.parent / "shared" / "data" / "real-evals"))
 SHUFFLED = "shuffled-2000"
@@ -328,7 +329,7 @@ DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data"}
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory):
     """Every case run once, two at a time; each outcome with the perturbed folders its truths are read from."""
-    from chapter_runner import run_isolated
+    from tests.chapter_runner import run_isolated
 
     jobs = []
     for chapter, perturb, _ in CASES:
@@ -361,7 +362,7 @@ def test_the_truths_hold_on_the_shipped_data():
     """The checks themselves are right: on unperturbed copies every chapter runs and every truth holds."""
     import tempfile
 
-    from chapter_runner import run_isolated
+    from tests.chapter_runner import run_isolated
 
     # the cheap chapters only: the slow difference chapter runs unperturbed in the guard test and the build
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,10 +17,10 @@ import sys
 import time
 
 import pytest
-from conftest import ROOT
 
 from scoring.humaneval import load_problems
 from scoring.sandbox import Candidate, Limits, check_completion, execution_protections, isolation
+from tests.conftest import ROOT
 
 PROBLEMS = {p["task_id"]: p for p in load_problems()}
 P0 = PROBLEMS["HumanEval/0"]

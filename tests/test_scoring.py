@@ -7,8 +7,6 @@ import time
 
 import pandas as pd
 import pytest
-from conftest import ROOT, launch_two_processes, mmlu_dir
-from tiny import build_tiny_model, write_questions
 
 from scoring.matrix import long_table, wide_matrix
 from scoring.prompts import PERMUTATIONS, build_prompt, option_permutation, pick_shots, to_original
@@ -24,6 +22,8 @@ from scoring.questions import (
 )
 from scoring.run import RunConfig, RunSettingsMismatch, read_done, score_questions
 from scoring.scorer import TokenizerError, letter_token_ids, load_model
+from tests.conftest import ROOT, launch_two_processes, mmlu_dir
+from tests.tiny import build_tiny_model, write_questions
 
 
 @pytest.fixture(scope="module")

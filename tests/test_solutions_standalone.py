@@ -4,14 +4,13 @@ Each solution's code cells are executed in a fresh, empty namespace; their own a
 """
 
 import re
-import sys
 
 import matplotlib
 import pytest
-from conftest import ROOT
+
+from tests.conftest import ROOT
 
 matplotlib.use("Agg")
-sys.path.insert(0, str(ROOT / "book"))
 
 SOLUTION = re.compile(r"```\{solution-start\} (\S+)\n(.*?)```\{solution-end\}", re.S)
 CELL = re.compile(r"```\{code-cell\} ipython3\n(.*?)```", re.S)
@@ -30,6 +29,7 @@ def test_every_chapter_has_solutions():
 @pytest.mark.parametrize("chapter, label, cells", SOLUTIONS, ids=[s[1] for s in SOLUTIONS])
 def test_solution_runs_on_its_own(chapter, label, cells, monkeypatch):
     monkeypatch.chdir(ROOT / "book")
+    monkeypatch.syspath_prepend(str(ROOT / "book"))  # as the book's kernel, which runs in book/ and imports _code
     namespace: dict = {}
     for cell in cells:
         exec(cell, namespace)  # noqa: S102 - the book's own code

@@ -1,12 +1,9 @@
 """The student edition strips every solution and nothing else."""
 
-import sys
-
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT))
-from book._code.student import strip_solutions  # noqa: E402
+from book._code.student import strip_solutions
+from tests.conftest import ROOT
 
 
 def test_strip_removes_solutions_and_their_cells():
