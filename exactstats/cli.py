@@ -302,10 +302,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     report_main(args)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="exactstats", description="Exact statistics for language-model evaluation.", epilog=EPILOG)
-    parser.add_argument("--version", action="version", version=f"exactstats {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+def _adder(sub: Any) -> Callable[[str, Callable, str], argparse.ArgumentParser]:
+    """A subcommand with the options every calculator shares (--json, --exact)."""
 
     def add(name: str, func: Callable, help_: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
@@ -314,6 +312,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
+    return add
+
+
+def _add_test_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """passk, condorcet, mcnemar, equivalence: one exact number from a few counts."""
     p = add("passk", cmd_passk, "pass@k from n samples with c correct: unbiased and plug-in")
     p.add_argument("n", help="samples drawn for the task")
     p.add_argument("c", help="samples that passed")
@@ -359,6 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="chance allowed for the discordance rate to escape its bound; added to the p-value (default 0.001)",
     )
 
+
+def _add_level_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """coverage and size: an interval's exact coverage and a test's exact size on a grid."""
     from .levels import INTERVAL_METHODS, PAIRED_TESTS
 
     p = add("coverage", cmd_coverage, "exact coverage of a binomial interval method on a grid of true accuracies")
@@ -390,6 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rows", action="store_true", help="print the size at every grid point")
     p.add_argument("--figure", help="also draw size against q into this PNG file")
 
+
+def _add_design_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """power, neff, wilson, prove: sizing a study, panels, one interval, the proofs."""
     p = add("power", cmd_power, "questions needed to detect an accuracy gap D when models disagree on a share Q")
     p.add_argument("--q", required=True, help="share of questions on which the models disagree")
     p.add_argument("--d", required=True, help="accuracy gap to detect")
@@ -415,6 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the proofs")
     p.add_argument("--all", action="store_true", help="check every proof")
 
+
+def _add_data_commands(sub: Any) -> None:
+    """check, arena, report: commands that read an answer or a file rather than a few numbers."""
     p = sub.add_parser(
         "check",
         help="check your answer to a book exercise (right / wrong / close) without revealing it",
@@ -459,6 +471,17 @@ def build_parser() -> argparse.ArgumentParser:
     from .report import add_arguments
 
     add_arguments(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="exactstats", description="Exact statistics for language-model evaluation.", epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"exactstats {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    add = _adder(sub)
+    _add_test_commands(add)
+    _add_level_commands(add)
+    _add_design_commands(add)
+    _add_data_commands(sub)
     return parser
 
 

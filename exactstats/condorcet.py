@@ -191,33 +191,47 @@ def plurality_probability(accuracies: Sequence[Any], options: int = 4, ties: str
             if a > m:
                 total += pmf_num[a] * common
             else:
-                wins = 0
-                for t in range(w + 1):
-                    r = m - t * a
-                    if r < 0:
-                        break
-                    count = h[w - t][r]  # k! * (ways, per r!, for the other bins to stay below a)
-                    if count:
-                        share = (t + 1) if ties == "fair" else 1  # a coin among the t + 1 tied options
-                        if ties == "lose" and t:
-                            break  # ties with more bins only get more likely to be lost: none count
-                        wins += comb(w, t) * fact[m] * count * (top // fact[a] ** t) * (shares // share)
+                wins = _right_option_wins(h, a, m, w, fact, top, shares, ties)
                 total += pmf_num[a] * wins * w ** (k - m)
         if a == k:
             break
-        # e_{a+1} = e_a + x^a / a!: update every power, highest first (each uses lower, older powers)
-        limit = k - a  # later steps need degrees up to k - (a + 1) only
-        for v in range(w, 0, -1):
-            new = h[v][: limit + 1]
-            for i in range(1, v + 1):
-                shift = i * a
-                if shift > limit:
-                    break
-                scale = comb(v, i)
-                div = fact[a] ** i
-                old = h[v - i]
-                for r in range(shift, limit + 1):
-                    if old[r - shift]:
-                        new[r] += scale * old[r - shift] // div
-            h[v] = new + [0] * (len(h[v]) - len(new))
+        _add_monomial(h, a, w, k - a, fact)  # e_{a+1} = e_a + x^a / a!
     return Fraction(total, pmf_den * common)
+
+
+def _right_option_wins(
+    h: list[list[int]], a: int, m: int, w: int, fact: list[int], top: int, shares: int, ties: str
+) -> int:
+    """The wins of the right option with ``a`` votes while ``m`` wrong votes fall into ``w`` bins, over
+    plurality_probability's common denominator: outright when every bin holds fewer than ``a``, shared
+    (by the tie rule) with the ``t`` bins holding exactly ``a``."""
+    wins = 0
+    for t in range(w + 1):
+        r = m - t * a
+        if r < 0:
+            break
+        count = h[w - t][r]  # k! * (ways, per r!, for the other bins to stay below a)
+        if count:
+            share = (t + 1) if ties == "fair" else 1  # a coin among the t + 1 tied options
+            if ties == "lose" and t:
+                break  # ties with more bins only get more likely to be lost: none count
+            wins += comb(w, t) * fact[m] * count * (top // fact[a] ** t) * (shares // share)
+    return wins
+
+
+def _add_monomial(h: list[list[int]], a: int, w: int, limit: int, fact: list[int]) -> None:
+    """Raise the truncation of ``e_a`` by one term in every power ``h[v] = k! [x^r] e_a(x)^v``, highest
+    power first (each uses lower, older powers); later steps need degrees up to ``limit`` only."""
+    for v in range(w, 0, -1):
+        new = h[v][: limit + 1]
+        for i in range(1, v + 1):
+            shift = i * a
+            if shift > limit:
+                break
+            scale = comb(v, i)
+            div = fact[a] ** i
+            old = h[v - i]
+            for r in range(shift, limit + 1):
+                if old[r - shift]:
+                    new[r] += scale * old[r - shift] // div
+        h[v] = new + [0] * (len(h[v]) - len(new))

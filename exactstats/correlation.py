@@ -195,16 +195,23 @@ def effective_votes_float(errors: Any) -> float:
     >>> round(effective_votes_float([[1, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0]]), 4)
     1.506
     """
-    return error_correlation_float(errors).effective_votes
+    ec = error_correlation_float(errors)
+    if ec.effective_votes is None:
+        k = ec.matrix.shape[0]
+        raise ExactStatsError(
+            f"errors' mean phi must exceed -1/(k-1) = {-1 / (k - 1):.4g} for k = {k}, got {ec.mean_phi:.4g}"
+        )
+    return ec.effective_votes
 
 
 class ErrorCorrelation(NamedTuple):
-    """A panel's error correlation, from one phi matrix: its mean, the effective votes by the formula and by
-    the largest eigenvalue, and the ceiling ``1/phi`` (None unless the mean phi is positive)."""
+    """A panel's error correlation, from one phi matrix: its mean, the effective votes by the formula (None
+    where the mean phi reaches -1/(k-1), as for two models with complementary errors, and the formula has no
+    value) and by the largest eigenvalue, and the ceiling ``1/phi`` (None unless the mean phi is positive)."""
 
     matrix: np.ndarray
     mean_phi: float
-    effective_votes: float
+    effective_votes: float | None
     effective_votes_eigen: float
     ceiling: float | None
 
@@ -219,6 +226,6 @@ def error_correlation_float(errors: Any) -> ErrorCorrelation:
     r = phi_matrix_float(errors)
     k = r.shape[0]
     mean = float((r.sum() - np.trace(r)) / (k * (k - 1)))
-    return ErrorCorrelation(
-        r, mean, k / (1 + (k - 1) * mean), float(k / np.linalg.eigvalsh(r)[-1]), 1 / mean if mean > 0 else None
-    )
+    denominator = 1 + (k - 1) * mean
+    votes = k / denominator if denominator > 1e-12 else None
+    return ErrorCorrelation(r, mean, votes, float(k / np.linalg.eigvalsh(r)[-1]), 1 / mean if mean > 0 else None)

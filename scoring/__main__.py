@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 EPILOG = """examples:
   python -m scoring run --model smollm2-135m-instruct --questions redux --n 2000 --out runs/smollm2
@@ -322,43 +323,8 @@ def cmd_build(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m scoring",
-        description=__doc__,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    sub = p.add_subparsers(dest="command", required=True)
-
-    r = sub.add_parser("run", help="score one model on multiple-choice questions (resumable)")
-    r.add_argument(
-        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
-    )
-    r.add_argument(
-        "--questions",
-        default="redux",
-        help="'redux' ($EXACTSTATS_MMLU_DIR), a folder of MMLU CSVs, a .jsonl file, or hub:cais/mmlu",
-    )
-    r.add_argument("--n", type=int, default=None, help="sample this many questions (default: all)")
-    r.add_argument("--seed", type=int, default=0, help="seed for sampling, option order and few-shot choice")
-    r.add_argument("--shots", type=int, default=0, help="few-shot examples from the same subject (default 0)")
-    r.add_argument(
-        "--shots-from",
-        choices=["pool", "dev"],
-        default=None,
-        help="pool: shots drawn by seed from the scored questions' subject (the shipped runs); dev: the "
-        "subject's first SHOTS questions of MMLU's dev split, as lm-eval (needs --dev-questions)",
-    )
-    r.add_argument(
-        "--dev-questions", help="MMLU's dev split: a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu (network)"
-    )
-    r.add_argument(
-        "--shuffle",
-        default="per-model",
-        choices=["per-model", "shared", "original"],
-        help="option order: per-model permutation (default), one shared permutation, or the original order",
-    )
+def _add_model_options(r: argparse.ArgumentParser) -> None:
+    """How `run` loads and prompts the model: template, batching, precision, device, letters, format."""
     r.add_argument("--chat-template", action="store_true", help="wrap the prompt in the model's chat template")
     r.add_argument("--batch-size", type=int, default=1)
     r.add_argument(
@@ -395,6 +361,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="letter: the probability of each answer letter after the options (default); cloze: the "
         "log-likelihood of each option's text after 'Answer:', options not shown (lm-eval's mmlu_continuation)",
     )
+
+
+def _add_run(sub: Any) -> None:
+    """`run`: letter-probability scoring of multiple-choice questions."""
+    r = sub.add_parser("run", help="score one model on multiple-choice questions (resumable)")
+    r.add_argument(
+        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
+    )
+    r.add_argument(
+        "--questions",
+        default="redux",
+        help="'redux' ($EXACTSTATS_MMLU_DIR), a folder of MMLU CSVs, a .jsonl file, or hub:cais/mmlu",
+    )
+    r.add_argument("--n", type=int, default=None, help="sample this many questions (default: all)")
+    r.add_argument("--seed", type=int, default=0, help="seed for sampling, option order and few-shot choice")
+    r.add_argument("--shots", type=int, default=0, help="few-shot examples from the same subject (default 0)")
+    r.add_argument(
+        "--shots-from",
+        choices=["pool", "dev"],
+        default=None,
+        help="pool: shots drawn by seed from the scored questions' subject (the shipped runs); dev: the "
+        "subject's first SHOTS questions of MMLU's dev split, as lm-eval (needs --dev-questions)",
+    )
+    r.add_argument(
+        "--dev-questions", help="MMLU's dev split: a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu (network)"
+    )
+    r.add_argument(
+        "--shuffle",
+        default="per-model",
+        choices=["per-model", "shared", "original"],
+        help="option order: per-model permutation (default), one shared permutation, or the original order",
+    )
+    _add_model_options(r)
     r.add_argument("--no-stratify", action="store_true", help="sample without stratifying by subject")
     r.add_argument(
         "--keep-cross-references", action="store_true", help="keep questions whose options refer to other options"
@@ -412,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--json", action="store_true", help="print the manifest as JSON")
     r.set_defaults(func=cmd_run)
 
+
+def _add_generate(sub: Any) -> None:
+    """`generate`: sampled code completions."""
     g = sub.add_parser(
         "generate",
         help="sample code completions for HumanEval problems (resumable)",
@@ -441,21 +443,22 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="print the manifest as JSON")
     g.set_defaults(func=cmd_generate)
 
-    def limits(parser):
-        parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds per program (default 10)")
-        parser.add_argument(
-            "--cpu-timeout", type=float, default=None, help="CPU seconds per program (default: --timeout)"
-        )
-        parser.add_argument(
-            "--memory-mb", type=int, default=2048, help="address-space limit per program (default 2048)"
-        )
 
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """The sandbox's limits per program, shared by `execute` and `execute-one`."""
+    parser.add_argument("--timeout", type=float, default=10.0, help="wall-clock seconds per program (default 10)")
+    parser.add_argument("--cpu-timeout", type=float, default=None, help="CPU seconds per program (default: --timeout)")
+    parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit per program (default 2048)")
+
+
+def _add_execute(sub: Any) -> None:
+    """`execute` and `execute-one`: completions run against their tests in the sandbox."""
     e = sub.add_parser(
         "execute", help="run a generation run's completions against the tests, in the sandbox (resumable)"
     )
     e.add_argument("run", help="a folder written by `generate`")
     e.add_argument("--workers", type=int, default=2, help="programs at once (default 2)")
-    limits(e)
+    _add_limit_options(e)
     e.add_argument("--no-progress", action="store_true")
     e.add_argument("--json", action="store_true", help="print the manifest as JSON")
     e.set_defaults(func=cmd_execute)
@@ -466,10 +469,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--completion", required=True, help="file holding the completion (the function body), or - for stdin"
     )
     o.add_argument("--problems", default="humaneval")
-    limits(o)
+    _add_limit_options(o)
     o.add_argument("--json", action="store_true", help='print {"status": ..., "seconds": ...}')
     o.set_defaults(func=cmd_execute_one)
 
+
+def _add_data_tools(sub: Any) -> None:
+    """`matrix`, `check`, `build-data`, `models`: the dataset's tools."""
     m = sub.add_parser("matrix", help="build the models x questions 0/1 matrix from run folders")
     m.add_argument("runs", nargs="+")
     m.add_argument("--out", required=True, help="Parquet file for the wide matrix")
@@ -488,6 +494,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("models", help="list the packaged models and whether they are installed")
     s.set_defaults(func=cmd_models)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m scoring",
+        description=__doc__,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+    for add in (_add_run, _add_generate, _add_execute, _add_data_tools):
+        add(sub)
     return p
 
 

@@ -56,19 +56,7 @@ def arena_summary(
         return z * unit * float(np.sqrt(max(var, 0.0)))
 
     ranks = rank_intervals_float(fit, cov["sandwich"])
-    boot: dict[str, Any] | None = None
-    if bootstrap:
-        _, thetas, skipped = bt_bootstrap_float(counts, bootstrap, seed, ties, progress=sys.stderr.isatty())
-        if ref is not None:
-            thetas = thetas - thetas[:, [ref]]
-        base = 1000 if scale == "elo" else 0.0
-        bounds = np.percentile(base + unit * thetas, [2.5, 97.5], axis=0) if len(thetas) else np.empty((2, 0))
-        lo, hi = bounds[0], bounds[1]
-        boot = {
-            "draws": bootstrap,
-            "skipped": skipped,
-            "intervals": {m: [float(lo[i]), float(hi[i])] for i, m in enumerate(fit.models)} if len(thetas) else {},
-        }
+    boot = _bootstrap(counts, fit, bootstrap, seed, ties, ref, scale, unit) if bootstrap else None
     board = sorted(fit.models, key=lambda m: -ratings[m])
     met = pair_totals(counts)  # every pair that met, with its wins and ties
     ps = [sign_test(counts, a, b) for a, b, *_ in met]
@@ -80,45 +68,67 @@ def arena_summary(
         "anchor": anchor,
         "ties": ties,
         "mle_exists": True,
-        "certificate": {
-            "max_score_residual": float(cert.max_residual),
-            "max_score_residual_exact": _short(cert.max_residual),
-            "newton_step": cert.newton_step,
-            "note": "exact score-equation residuals at rational strengths; the Newton step is an estimate "
-            "of the distance to the optimum, not a proven bound",
-        },
+        "certificate": _certificate(cert),
         "leaderboard": [
             {
                 "model": m,
                 "rating": ratings[m],
-                "model95": [
-                    ratings[m] - half_width(cov["model"], fit.models.index(m)),
-                    ratings[m] + half_width(cov["model"], fit.models.index(m)),
-                ],
-                "sandwich95": [
-                    ratings[m] - half_width(cov["sandwich"], fit.models.index(m)),
-                    ratings[m] + half_width(cov["sandwich"], fit.models.index(m)),
-                ],
+                **{
+                    f"{kind}95": [
+                        ratings[m] - half_width(c, fit.models.index(m)),
+                        ratings[m] + half_width(c, fit.models.index(m)),
+                    ]
+                    for kind, c in cov.items()
+                },
                 "bootstrap95": boot["intervals"].get(m) if boot else None,
                 "rank_interval": list(ranks[m]),
             }
             for m in board
         ],
         "bootstrap": boot,
-        "sign_tests": [
-            {
-                "a": a,
-                "b": b,
-                "wins_a": wins_a,
-                "wins_b": wins_b,
-                "ties": tied,
-                "p": float(p),
-                "p_exact": _short(p),
-                "p_holm": float(h),
-            }
-            for (a, b, wins_a, wins_b, tied), p, h in zip(met, ps, holm)
-        ],
+        "sign_tests": _sign_tests(met, ps, holm),
     }
+
+
+def _certificate(cert: Any) -> dict[str, Any]:
+    return {
+        "max_score_residual": float(cert.max_residual),
+        "max_score_residual_exact": _short(cert.max_residual),
+        "newton_step": cert.newton_step,
+        "note": "exact score-equation residuals at rational strengths; the Newton step is an estimate "
+        "of the distance to the optimum, not a proven bound",
+    }
+
+
+def _bootstrap(
+    counts: BattleCounts, fit: Any, draws: int, seed: int, ties: str, ref: int | None, scale: str, unit: float
+) -> dict[str, Any]:
+    """Percentile intervals of the ratings over ``draws`` multinomial redraws of the pair counts."""
+    _, thetas, skipped = bt_bootstrap_float(counts, draws, seed, ties, progress=sys.stderr.isatty())
+    if ref is not None:
+        thetas = thetas - thetas[:, [ref]]
+    base = 1000 if scale == "elo" else 0.0
+    bounds = np.percentile(base + unit * thetas, [2.5, 97.5], axis=0) if len(thetas) else np.empty((2, 0))
+    lo, hi = bounds[0], bounds[1]
+    intervals = {m: [float(lo[i]), float(hi[i])] for i, m in enumerate(fit.models)} if len(thetas) else {}
+    return {"draws": draws, "skipped": skipped, "intervals": intervals}
+
+
+def _sign_tests(met: list, ps: list[Fraction], holm: list[Fraction]) -> list[dict[str, Any]]:
+    """Every pair that met: decisive wins each way, ties, the exact sign test and its Holm adjustment."""
+    return [
+        {
+            "a": a,
+            "b": b,
+            "wins_a": wins_a,
+            "wins_b": wins_b,
+            "ties": tied,
+            "p": float(p),
+            "p_exact": _short(p),
+            "p_holm": float(h),
+        }
+        for (a, b, wins_a, wins_b, tied), p, h in zip(met, ps, holm)
+    ]
 
 
 def _short(x: Fraction) -> str:

@@ -24,9 +24,10 @@ STYLE = (
 )
 
 
-def blocks(r: Report) -> list[Block]:
-    """The report's content, format-neutral."""
-    out: list[Block] = [("h1", f"Eval report: {r.models} models x {r.questions} questions")]
+def _header_blocks(r: Report) -> list[Block]:
+    """Title, provenance and what was dropped."""
+    out: list[Block] = []
+    out += [("h1", f"Eval report: {r.models} models x {r.questions} questions")]
     prov = r.provenance
     if prov:
         out.append(
@@ -35,6 +36,12 @@ def blocks(r: Report) -> list[Block]:
         out.append(("ul", [f"{s}" for s in r.sources]))
     if r.dropped_by_intersect:
         out.append(("p", f"{r.dropped_by_intersect} questions not shared by every model were dropped (--intersect)."))
+    return out
+
+
+def _leaderboard_blocks(r: Report) -> list[Block]:
+    """The leaderboard with its intervals."""
+    out: list[Block] = []
     clustered = bool(r.leaderboard) and r.leaderboard[0].clustered95 is not None
     head = ["#", "model", "right", "accuracy", "Wilson 95%"] + (["clustered 95%"] if clustered else [])
     rows = []
@@ -44,6 +51,12 @@ def blocks(r: Report) -> list[Block]:
             row.append(f"[{e.clustered95[0]:.4f}, {e.clustered95[1]:.4f}]")
         rows.append(row)
     out += [("h2", "Leaderboard (Wilson 95%)"), ("table", (head, rows))]
+    return out
+
+
+def _pair_blocks(r: Report) -> list[Block]:
+    """Adjacent pairs: exact McNemar with Holm, the paired interval, the questions needed."""
+    out: list[Block] = []
     out += [
         ("h2", "Adjacent pairs (exact McNemar, Holm over adjacent pairs)"),
         (
@@ -75,6 +88,12 @@ def blocks(r: Report) -> list[Block]:
             "the paired interval is for the accuracy gap (b - c)/n.",
         )
     )
+    return out
+
+
+def _panel_blocks(r: Report) -> list[Block]:
+    """Tiers, redraw stability, error correlation and the majority vote."""
+    out: list[Block] = []
     out += [
         ("h2", "Tiers (no pair within a tier is separated; Holm over all pairs, 5% level)"),
         (
@@ -102,6 +121,12 @@ def blocks(r: Report) -> list[Block]:
     if r.majority_vote:
         mv = r.majority_vote
         out.append(("p", f"Majority vote ({mv['kind']}): accuracy {mv['accuracy']:.4f}."))
+    return out
+
+
+def _calibration_blocks(r: Report) -> list[Block]:
+    """Brier and ECE with their intervals, where option probabilities were given."""
+    out: list[Block] = []
     if r.calibration:
         out += [
             ("h2", "Calibration (from the option probabilities; 95% intervals over questions)"),
@@ -122,6 +147,16 @@ def blocks(r: Report) -> list[Block]:
                 ),
             ),
         ]
+    return out
+
+
+def blocks(r: Report) -> list[Block]:
+    """The report's content, format-neutral."""
+    out = [
+        b
+        for part in (_header_blocks, _leaderboard_blocks, _pair_blocks, _panel_blocks, _calibration_blocks)
+        for b in part(r)
+    ]
     if r.notes:
         out += [("h2", "Notes"), ("ul", r.notes)]
     return out
