@@ -30,6 +30,8 @@ Function                                      What it computes
 :func:`mean_pass_at_k_float`                  Float twin of mean_pass_at_k over arrays of n and c
 :func:`paired_pass_at_k_difference`           Mean pass@k of model a minus model b on the same problems, ...
 :func:`paired_pass_at_k_difference_float`     Float twin of paired_pass_at_k_difference: (difference, ...
+:func:`pass_at_k_differences`                 Per problem: the unbiased pass@k of model a minus that of ...
+:func:`mean_difference_interval`              The mean of per-problem differences with the exact variance ...
 *votes of independent voters*
 :func:`majority_probability`                  Probability that a majority of k independent voters, each ...
 :func:`majority_probability_float`            Float twin of majority_probability (scipy's binomial ...
@@ -329,11 +331,13 @@ from .passk import (
     SubsetCount,
     expected_pass_at_k,
     expected_pass_at_k_float,
+    mean_difference_interval,
     mean_pass_at_k,
     mean_pass_at_k_float,
     paired_pass_at_k_difference,
     paired_pass_at_k_difference_float,
     pass_at_k,
+    pass_at_k_differences,
     pass_at_k_float,
     pass_at_k_plugin,
     pass_at_k_subsets,
@@ -396,6 +400,8 @@ __all__ = [
     "mean_pass_at_k_float",
     "paired_pass_at_k_difference",
     "paired_pass_at_k_difference_float",
+    "pass_at_k_differences",
+    "mean_difference_interval",
     # voters
     "majority_probability",
     "majority_probability_float",

@@ -22,13 +22,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
-from ._normal import z_value_float
+from ._intervals import check_ddof, normal_bounds, z_from
 from ._validate import (
     ExactStatsError,
     as_binary_matrix,
     as_binary_vector,
     as_choice,
-    as_fraction,
     as_int,
     as_probability,
     refuse_if_too_big,
@@ -160,31 +159,6 @@ class DifferenceInterval(NamedTuple):
         return self.z * float(self.variance) ** 0.5
 
 
-def _interval(difference: Fraction, variance: Fraction, z: float) -> DifferenceInterval:
-    half = z * float(variance) ** 0.5
-    d = float(difference)
-    return DifferenceInterval(difference, variance, z, d - half, d + half)
-
-
-def _check_ddof(ddof: Any, n: int) -> int:
-    ddof = as_int(ddof, "ddof", minimum=0, maximum=1)
-    if n - ddof < 1:
-        raise ExactStatsError(f"n must be > ddof = {ddof}, got n = {n}")
-    return ddof
-
-
-def _z(z: Any, confidence: Any) -> float:
-    """A given z (an exact rational such as "1.96", used at its value) or the normal quantile of ``confidence``."""
-    if z is None:
-        return z_value_float("0.95" if confidence is None else confidence)
-    if confidence is not None:
-        raise ExactStatsError("give z or confidence, not both (z is the quantile of a confidence level)")
-    zf = as_fraction(z, "z")
-    if not 0 < zf <= 40:
-        raise ExactStatsError(f"z must lie in (0, 40], got {float(zf):g}")
-    return float(zf)
-
-
 def paired_difference_interval(
     b: int, c: int, n: int, confidence: Any = None, ddof: int = 1, z: Any = None
 ) -> DifferenceInterval:
@@ -204,10 +178,10 @@ def paired_difference_interval(
     n = as_int(n, "n", minimum=1)
     b = as_int(b, "b", minimum=0, maximum=n)
     c = as_int(c, "c", minimum=0, maximum=n - b)
-    ddof = _check_ddof(ddof, n)
+    ddof = check_ddof(ddof, n)
     d = Fraction(b - c, n)
     q = Fraction(b + c, n)
-    return _interval(d, (q - d * d) / (n - ddof), _z(z, confidence))
+    return DifferenceInterval(*normal_bounds(d, (q - d * d) / (n - ddof), z_from(z, confidence)))
 
 
 def unpaired_difference_interval(
@@ -226,9 +200,11 @@ def unpaired_difference_interval(
     n = as_int(n, "n", minimum=1)
     k1 = as_int(k1, "k1", minimum=0, maximum=n)
     k2 = as_int(k2, "k2", minimum=0, maximum=n)
-    ddof = _check_ddof(ddof, n)
+    ddof = check_ddof(ddof, n)
     p1, p2 = Fraction(k1, n), Fraction(k2, n)
-    return _interval(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), _z(z, confidence))
+    return DifferenceInterval(
+        *normal_bounds(p1 - p2, (p1 * (1 - p1) + p2 * (1 - p2)) / (n - ddof), z_from(z, confidence))
+    )
 
 
 def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:

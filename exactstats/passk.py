@@ -26,16 +26,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._intervals import check_ddof, normal_bounds, z_from
 from ._validate import (
     ExactStatsError,
     as_binary_vector,
     as_choice,
+    as_fraction,
     as_int,
     as_probability,
     log2_comb,
     refuse_if_too_big,
 )
-from .paired import DifferenceInterval, _check_ddof, _interval, _z
+from .paired import DifferenceInterval
 
 __all__ = [
     "pass_at_k",
@@ -51,6 +53,8 @@ __all__ = [
     "mean_pass_at_k_float",
     "paired_pass_at_k_difference",
     "paired_pass_at_k_difference_float",
+    "pass_at_k_differences",
+    "mean_difference_interval",
     "SubsetCount",
 ]
 
@@ -260,22 +264,38 @@ def _paired_tables(table_a: Any, table_b: Any, ddof: Any) -> tuple[list[tuple[in
         )
     if not out[0]:
         raise ExactStatsError("table_a and table_b must hold at least one problem, got none")
-    return out[0], out[1], _check_ddof(ddof, len(out[0]))
+    return out[0], out[1], check_ddof(ddof, len(out[0]))
 
 
-def _pass_at_k_differences(rows_a: list[tuple[int, int]], rows_b: list[tuple[int, int]], k: int) -> list[Fraction]:
-    """Per problem: unbiased pass@k of a minus that of b (the units of the paired comparison)."""
+def pass_at_k_differences(
+    table_a: Iterable[tuple[int, int]], table_b: Iterable[tuple[int, int]], k: int
+) -> list[Fraction]:
+    """Per problem: the unbiased pass@k of model a minus that of model b, exactly (the units of the paired
+    comparison; the sign test and the interval both start from these).
+
+    >>> pass_at_k_differences([(10, 7), (10, 2)], [(20, 10), (20, 1)], 1)
+    [Fraction(1, 5), Fraction(3, 20)]
+    """
+    rows_a, rows_b, _ = _paired_tables(table_a, table_b, 0)
     return [pass_at_k(na, ca, k) - pass_at_k(nb, cb, k) for (na, ca), (nb, cb) in zip(rows_a, rows_b)]
 
 
-def _mean_difference_interval(
-    diffs: list[Fraction], ddof: int = 1, z: Any = None, confidence: Any = None
+def mean_difference_interval(
+    differences: Sequence[Any], ddof: int = 1, z: Any = None, confidence: Any = None
 ) -> DifferenceInterval:
-    """The mean of per-problem differences with the variance of that mean over problems, exactly."""
+    """The mean of per-problem differences with the exact variance of that mean over the problems, and the
+    normal interval it implies (``ddof=1``: the sample variance).
+
+    >>> iv = mean_difference_interval(["1/5", "3/20", "0"])
+    >>> iv.difference, iv.variance
+    (Fraction(7, 60), Fraction(13, 3600))
+    """
+    diffs = [as_fraction(d, f"differences[{i}]") for i, d in enumerate(differences)]
     m = len(diffs)
+    ddof = check_ddof(ddof, m)
     mean = sum(diffs, Fraction(0)) / m
     spread = sum(((d - mean) ** 2 for d in diffs), Fraction(0))
-    return _interval(mean, spread / (m * (m - ddof)), _z(z, confidence))
+    return DifferenceInterval(*normal_bounds(mean, spread / (m * (m - ddof)), z_from(z, confidence)))
 
 
 def paired_pass_at_k_difference(
@@ -301,7 +321,7 @@ def paired_pass_at_k_difference(
     (Fraction(7, 60), Fraction(13, 3600))
     """
     rows_a, rows_b, ddof = _paired_tables(table_a, table_b, ddof)
-    return _mean_difference_interval(_pass_at_k_differences(rows_a, rows_b, k), ddof, z, confidence)
+    return mean_difference_interval(pass_at_k_differences(rows_a, rows_b, k), ddof, z, confidence)
 
 
 def paired_pass_at_k_difference_float(
@@ -322,7 +342,7 @@ def paired_pass_at_k_difference_float(
     a, b = np.array(rows_a), np.array(rows_b)
     diffs = pass_at_k_float(a[:, 0], a[:, 1], k) - pass_at_k_float(b[:, 0], b[:, 1], k)
     mean = float(diffs.mean())
-    half = _z(z, confidence) * float(np.sqrt(np.sum((diffs - mean) ** 2) / (m * (m - ddof))))
+    half = z_from(z, confidence) * float(np.sqrt(np.sum((diffs - mean) ** 2) / (m * (m - ddof))))
     return mean, mean - half, mean + half
 
 

@@ -61,7 +61,7 @@ class ResultSet:
 
 
 @dataclass
-class _ModelRows:
+class ModelRows:
     model: str
     source: str
     ids: list[str]
@@ -165,7 +165,7 @@ def _refuse_long_rows(path: Path) -> None:
     raise ExactStatsError(f"{path}: rows with more cells than the header")
 
 
-def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> list[_ModelRows]:
+def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> list[ModelRows]:
     """Rows of a long table; ``lines`` gives each row's line in the file (JSON lines), else CSV numbering."""
     cols = set(df.columns)
     cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
@@ -197,7 +197,7 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
     out = []
     for model, idx in df.groupby("model", sort=False).indices.items():
         out.append(
-            _ModelRows(
+            ModelRows(
                 str(model),
                 str(path),
                 df["question_id"].astype(str).to_numpy()[idx].tolist(),
@@ -211,7 +211,7 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
     return out
 
 
-def _from_table(path: Path) -> list[_ModelRows]:
+def _from_table(path: Path) -> list[ModelRows]:
     df = _read_table(path)
     cols = set(df.columns)
     from .published import is_mmlu_pro_table, mmlu_pro_parts
@@ -254,7 +254,7 @@ def _from_table(path: Path) -> list[_ModelRows]:
         )
     values = _binary_array(block, lambda idx: f"{path}, row {idx[0] + 2}, question {qcols[idx[1]]!r}")
     ids = [str(c) for c in qcols]
-    return [_ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
+    return [ModelRows(str(m), str(path), ids, values[i]) for i, m in enumerate(df["model"].tolist())]
 
 
 def _is_binary_column(values: pd.Series) -> bool:
@@ -276,7 +276,7 @@ def _is_scoring_log(path: Path) -> bool:
     return isinstance(obj, dict) and {"model", "question_id", "correct"} <= set(obj)
 
 
-def _from_scoring_log(path: Path) -> list[_ModelRows]:
+def _from_scoring_log(path: Path) -> list[ModelRows]:
     rows, numbers = [], []
     try:
         with open(path, encoding="utf-8") as f:
@@ -314,7 +314,7 @@ def _from_scoring_log(path: Path) -> list[_ModelRows]:
     return parts
 
 
-def _named(parts: list[_ModelRows], name: str | None, path: Path) -> list[_ModelRows]:
+def _named(parts: list[ModelRows], name: str | None, path: Path) -> list[ModelRows]:
     if name:
         if len(parts) != 1:
             raise ExactStatsError(f"{path}: NAME= applies to single-model files, this one holds {len(parts)} models")
@@ -356,7 +356,7 @@ def _lm_eval_task(path: Path) -> str:
     return task if task and stamp[:1].isdigit() else stem  # samples_{task}_{timestamp}.jsonl
 
 
-def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[_ModelRows]:
+def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -385,12 +385,12 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[_ModelRows]
     values = _binary_array(np.array(correct, dtype=object), lambda idx: f"{path}, line {line_numbers[idx[0]]}")
     task = _lm_eval_task(path)
     model = name or _lm_eval_model_name(path.parent)
-    return [_ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval")]
+    return [ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval")]
 
 
-def _merge_tasks(parts: list[_ModelRows]) -> list[_ModelRows]:
+def _merge_tasks(parts: list[ModelRows]) -> list[ModelRows]:
     """One entry per model: an lm-eval model's task files joined (ids already carry the task)."""
-    merged: dict[str, _ModelRows] = {}
+    merged: dict[str, ModelRows] = {}
     for p in parts:
         if p.model not in merged:
             merged[p.model] = p
@@ -402,7 +402,7 @@ def _merge_tasks(parts: list[_ModelRows]) -> list[_ModelRows]:
                 f"model {p.model!r}: question {sorted(clash)[0]!r} appears in both {m.source} and "
                 f"{p.source}; name one model with NAME=PATH"
             )
-        merged[p.model] = _ModelRows(
+        merged[p.model] = ModelRows(
             p.model, f"{m.source}, {p.source}", m.ids + p.ids, np.concatenate([m.correct, p.correct]), kind="lm-eval"
         )
     return list(merged.values())
@@ -490,7 +490,7 @@ def _read_inspect(path: Path) -> tuple[dict, Any]:
     return header, samples
 
 
-def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
+def _from_inspect(path: Path, name: str | None) -> list[ModelRows]:
     header, samples = _read_inspect(path)
     epochs = {s.get("epoch", 1) for s in samples}
     ids, correct, clusters = [], [], []
@@ -507,7 +507,7 @@ def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
     task = header["eval"].get("task", "task")
     model = name or str(header["eval"].get("model") or path.stem)
     return [
-        _ModelRows(
+        ModelRows(
             model,
             str(path),
             [f"{task}/{q}" for q in ids],
@@ -521,7 +521,7 @@ def _from_inspect(path: Path, name: str | None) -> list[_ModelRows]:
 # --- entry points ----------------------------------------------------------------------------
 
 
-def read_source(spec: str, metric: str = "acc") -> list[_ModelRows]:
+def read_source(spec: str, metric: str = "acc") -> list[ModelRows]:
     """One input: ``[NAME=]PATH``, PATH a file or an lm-eval output folder."""
     name, _, raw = spec.rpartition("=") if "=" in spec and not Path(spec).exists() else (None, "", spec)
     if name == "":
@@ -561,7 +561,7 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     return assemble(parts, intersect)
 
 
-def assemble(parts: list[_ModelRows], intersect: bool = False) -> ResultSet:
+def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
     """One models x questions matrix from per-model rows, validated once: names, ids, shared questions, keys."""
     if not parts:
         raise ExactStatsError("inputs must name at least one file")

@@ -24,7 +24,7 @@ import pandas as pd
 from .._normal import z_value_float
 from .._validate import ExactStatsError
 from ..paired import mcnemar_p_value
-from ..passk import _mean_difference_interval, _pass_at_k_differences, pass_at_k
+from ..passk import mean_difference_interval, pass_at_k, pass_at_k_differences
 
 
 def read_passk_table(path: str | Path) -> pd.DataFrame:
@@ -151,8 +151,8 @@ def passk_pairs(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], co
             for k in ks:
                 if k > smallest:
                     continue  # passk_summary already refused k above any model's fewest samples
-                diffs = _pass_at_k_differences(a, b, k)  # once: the interval and the sign test share them
-                iv = _mean_difference_interval(diffs, confidence=confidence)
+                diffs = pass_at_k_differences(a, b, k)  # once: the interval and the sign test share them
+                iv = mean_difference_interval(diffs, confidence=confidence)
                 higher, lower = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
                 rows.append(
                     {

@@ -103,8 +103,8 @@ def is_mmlu_pro_table(columns: Any) -> bool:
 
 
 def mmlu_pro_parts(df: pd.DataFrame, source: str, key: str = "latest", models: list[str] | None = None) -> list:
-    """Per-model rows (the reader layer's ``_ModelRows``) of an MMLU-Pro outputs table."""
-    from .importers import _ModelRows
+    """Per-model rows (the reader layer's ``ModelRows``) of an MMLU-Pro outputs table."""
+    from .importers import ModelRows
 
     key = as_choice(key, "key", MMLU_PRO_KEYS)
     answer_col = "answer_latest" if key == "latest" else "answer_own"
@@ -130,7 +130,7 @@ def mmlu_pro_parts(df: pd.DataFrame, source: str, key: str = "latest", models: l
     out = []
     for model, idx in df.groupby("model", sort=False).indices.items():
         out.append(
-            _ModelRows(
+            ModelRows(
                 str(model),
                 source,
                 ids[idx].tolist(),
