@@ -62,11 +62,13 @@ sandbox-tools:
 	    apt-get update -qq && apt-get install -y -qq bubblewrap python3-minimal > /dev/null; } || \
 	  echo "warning: bubblewrap is missing: the sandbox refuses to run model-written code (see scoring/sandbox.py)"
 
-# ruff (lint + format check) and mypy, configured in pyproject.toml; part of `make test`
+# ruff (lint + format check) and mypy (strict on the exact core and the report), configured in pyproject.toml;
+# part of `make test`
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/mypy --strict exactstats
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from math import gcd
+from typing import Any
 
 try:  # pragma: no cover - exercised whichever way the environment is
     import gmpy2
@@ -40,7 +41,7 @@ def binomial_lower_sum(m: int, t: int) -> int:
     return int(s // q)
 
 
-def _split(m: int, a: int, b: int):
+def _split(m: int, a: int, b: int) -> tuple[Any, Any, Any]:
     """P = prod_{a<=j<b} (m-j), Q = prod (j+1), T = Q * sum_{i=a}^{b-1} prod_{a<=j<i} (m-j)/(j+1)."""
     if b - a == 1:
         q = _mpz(a + 1)
@@ -59,7 +60,7 @@ def binomial_cdf_scaled(n: int, upto: int, j: int, grid: int) -> int:
     if upto < 0:
         return 0
     if upto >= n:
-        return grid**n
+        return int(grid**n)
     if j == grid:  # every trial succeeds: X = n > upto
         return 0
     w = _mpz(grid - j)
@@ -164,8 +165,8 @@ def fraction_from_coprime(numerator: int, denominator: int) -> Fraction:
     """Build a Fraction whose terms are known to be coprime, skipping the gcd (costly for huge ints)."""
     maker = getattr(Fraction, "_from_coprime_ints", None)
     if maker is not None:  # Python >= 3.12
-        return maker(numerator, denominator)
-    return Fraction(numerator, denominator, _normalize=False)  # type: ignore[call-overload]
+        return Fraction(maker(numerator, denominator))
+    return Fraction(Fraction(numerator, denominator, _normalize=False))  # type: ignore[call-overload]
 
 
 def dyadic_fraction(numerator: int, exponent: int) -> Fraction:

@@ -21,7 +21,7 @@ def check_ddof(ddof: Any, n: int) -> int:
     ddof = as_int(ddof, "ddof", minimum=0, maximum=1)
     if n - ddof < 1:
         raise ExactStatsError(f"n must be > ddof = {ddof}, got n = {n}")
-    return ddof
+    return int(ddof)
 
 
 def z_from(z: Any, confidence: Any) -> float:

@@ -35,7 +35,7 @@ def as_tie_rule(value: Any, allowed: Sequence[str]) -> str:
     """One of ``allowed`` (a subset of :data:`TIE_RULES`), else a clear error listing them."""
     if value not in allowed:
         raise ExactStatsError(f"ties must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
+    return str(value)
 
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
@@ -66,7 +66,7 @@ def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | 
         raise ExactStatsError(f"{name} must be >= {minimum}, got {value}")
     if maximum is not None and value > maximum:
         raise ExactStatsError(f"{name} must be <= {maximum}, got {value}")
-    return value
+    return int(value)
 
 
 def as_fraction(value: Any, name: str) -> Fraction:
@@ -119,7 +119,7 @@ def as_probability(value: Any, name: str, *, open_low: bool = False, open_high: 
 def as_choice(value: Any, name: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise ExactStatsError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-    return value
+    return str(value)
 
 
 def as_binary_vector(values: Any, name: str) -> np.ndarray:
@@ -152,7 +152,7 @@ def _binary(arr: np.ndarray, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def same_length(name_a: str, a: Sequence, name_b: str, b: Sequence) -> None:
+def same_length(name_a: str, a: Sequence[Any], name_b: str, b: Sequence[Any]) -> None:
     if len(a) != len(b):
         raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
 

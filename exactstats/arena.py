@@ -487,11 +487,11 @@ def bt_covariance_float(
     ones = np.full((k, k), 1.0 / k)
     inv = np.linalg.inv(info + ones) - ones
     if kind == "model":
-        return inv
+        return np.asarray(inv)
     scores = np.zeros((len(y), k))
     scores[np.arange(len(y)), a] = y - p
     scores[np.arange(len(y)), b] = -(y - p)
-    return inv @ (scores.T @ (scores * w[:, None])) @ inv
+    return np.asarray(inv @ (scores.T @ (scores * w[:, None])) @ inv)
 
 
 def bt_bootstrap_float(

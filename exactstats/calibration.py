@@ -103,7 +103,7 @@ def _binned(p: np.ndarray, a: np.ndarray, bins: Any) -> tuple[np.ndarray, np.nda
     return confidence, correct, np.minimum((confidence * bins).astype(int), bins - 1), bins
 
 
-def _table(confidence: np.ndarray, correct: np.ndarray, index: np.ndarray, bins: int) -> list[dict]:
+def _table(confidence: np.ndarray, correct: np.ndarray, index: np.ndarray, bins: int) -> list[dict[str, Any]]:
     out = []
     for b in range(bins):
         mask = index == b
@@ -118,7 +118,7 @@ def _table(confidence: np.ndarray, correct: np.ndarray, index: np.ndarray, bins:
     return out
 
 
-def reliability_float(probs: Any, answers: Any, bins: int = 10) -> list[dict]:
+def reliability_float(probs: Any, answers: Any, bins: int = 10) -> list[dict[str, Any]]:
     """Per confidence bin (equal width on [0, 1], the chosen option's probability): count, mean
     confidence and accuracy: the points of a reliability diagram.
 

@@ -77,7 +77,7 @@ def _show(x: Fraction | int, full: bool) -> str:
     )
 
 
-def _json_value(x: Fraction | int | None, full: bool) -> dict:
+def _json_value(x: Fraction | int | None, full: bool) -> dict[str, Any]:
     if x is None:
         return {"exact": None}
     x = Fraction(x)
@@ -302,11 +302,11 @@ def cmd_report(args: argparse.Namespace) -> None:
     report_main(args)
 
 
-def _adder(sub: Any) -> Callable[[str, Callable, str], argparse.ArgumentParser]:
+def _adder(sub: Any) -> Callable[[str, Callable[..., Any], str], argparse.ArgumentParser]:
     """A subcommand with the options every calculator shares (--json, --exact)."""
 
-    def add(name: str, func: Callable, help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
+    def add(name: str, func: Callable[..., Any], help_: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, help=help_, description=help_, epilog=EPILOG)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.add_argument("--exact", action="store_true", help="print exact values in full, however long")
         p.set_defaults(func=func)

@@ -88,7 +88,7 @@ def phi_float(x: Any, y: Any) -> float:
     0.57735
     """
     n11, n10, n01, n00 = _table(x, y)
-    return (n11 * n00 - n10 * n01) / float((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)) ** 0.5
+    return float((n11 * n00 - n10 * n01) / float((n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)) ** 0.5)
 
 
 def phi_matrix_float(errors: Any) -> np.ndarray:
@@ -103,7 +103,7 @@ def phi_matrix_float(errors: Any) -> np.ndarray:
     sd = e.std(axis=1)
     if np.any(sd == 0):
         raise ExactStatsError(f"errors row {int(np.argmax(sd == 0))} is constant: phi is undefined for it")
-    return np.corrcoef(e)
+    return np.asarray(np.corrcoef(e))
 
 
 def mean_phi_float(errors: Any) -> float:
@@ -133,7 +133,7 @@ def design_effect(k: Any, phi_value: Any) -> Fraction:
     Fraction(14, 5)
     """
     k, ph = _k_phi(k, phi_value)
-    return 1 + (k - 1) * ph
+    return Fraction(1 + (k - 1) * ph)
 
 
 def effective_votes(k: Any, phi_value: Any) -> Fraction:
@@ -143,7 +143,7 @@ def effective_votes(k: Any, phi_value: Any) -> Fraction:
     Fraction(5, 2)
     """
     k, ph = _k_phi(k, phi_value)
-    return k / (1 + (k - 1) * ph)
+    return Fraction(k / (1 + (k - 1) * ph))
 
 
 def phi_for_effective_votes(k: Any, votes: Any) -> Fraction:
@@ -159,7 +159,7 @@ def phi_for_effective_votes(k: Any, votes: Any) -> Fraction:
         raise ExactStatsError(f"votes must be > 0, got {votes}")
     phi_value = (k / votes - 1) / (k - 1)
     _k_phi(k, phi_value)  # the same range check as effective_votes
-    return phi_value
+    return Fraction(phi_value)
 
 
 def effective_votes_ceiling(phi_value: Any) -> Fraction:

@@ -50,7 +50,7 @@ def _probs(probs: Any) -> np.ndarray:
         raise ExactStatsError("probs must be finite and >= 0")
     if (arr.sum(axis=1) <= 0).any():
         raise ExactStatsError("probs must have a positive sum in every row")
-    return arr / arr.sum(axis=1, keepdims=True)
+    return np.asarray(arr / arr.sum(axis=1, keepdims=True))
 
 
 def _permutations(permutations: Any, questions: int, options: int) -> np.ndarray:
@@ -86,7 +86,7 @@ def letter_prior_float(probs: Any, permutations: Any) -> np.ndarray:
     >>> letter_prior_float([[0.4, 0.6], [0.4, 0.6]], ["01", "10"]).tolist()
     [0.5, 0.5]
     """
-    return displayed_probabilities_float(probs, permutations).mean(axis=0)
+    return np.asarray(displayed_probabilities_float(probs, permutations).mean(axis=0))
 
 
 def remove_letter_prior_float(probs: Any, permutations: Any, folds: int = 2, seed: int = 0) -> np.ndarray:

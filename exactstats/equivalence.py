@@ -85,7 +85,7 @@ def _gamma(nuisance_level: Any) -> Fraction:
     return g
 
 
-def _args(b: Any, c: Any, n: Any, margin: Any, alternative: Any, nuisance_level: Any):
+def _args(b: Any, c: Any, n: Any, margin: Any, alternative: Any, nuisance_level: Any) -> tuple[Any, ...]:
     n = as_int(n, "n", minimum=1)
     b = as_int(b, "b", minimum=0, maximum=n)
     c = as_int(c, "c", minimum=0, maximum=n - b)
@@ -211,7 +211,7 @@ def paired_equivalence_p_value(
     b, c, n, margin, alternative, gamma = _args(b, c, n, margin, alternative, nuisance_level)
     refuse_if_too_big(n * 20, f"paired_equivalence_p_value with n = {n}", "paired_equivalence_p_value_float")
     m = b + c
-    return min(Fraction(1), gamma + _conditional(b, m, _epsilon(m, n, margin, gamma), alternative))
+    return Fraction(min(Fraction(1), gamma + _conditional(b, m, _epsilon(m, n, margin, gamma), alternative)))
 
 
 def _upper_bound_float(m: int, n: int, gamma: float) -> float:
@@ -248,7 +248,9 @@ def paired_equivalence_p_value_float(
     return min(1.0, float(gamma) + float(_conditional_float([b], m, eps, alternative)[0]))
 
 
-def _power_args(n: Any, p_b: Any, p_c: Any, margin: Any, alpha: Any, alternative: Any, nuisance_level: Any):
+def _power_args(
+    n: Any, p_b: Any, p_c: Any, margin: Any, alpha: Any, alternative: Any, nuisance_level: Any
+) -> tuple[Any, ...]:
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
     alpha = as_probability(alpha, "alpha", open_low=True, open_high=True)

@@ -107,7 +107,7 @@ def standard_error_float(k: int, n: int, ddof: int = 0) -> float:
     >>> round(standard_error_float(7, 10), 6)
     0.144914
     """
-    return float(accuracy_variance(k, n, ddof)) ** 0.5
+    return float(float(accuracy_variance(k, n, ddof)) ** 0.5)
 
 
 def clt_interval_float(k: int, n: int, confidence: Any = "0.95", ddof: int = 0) -> Interval:
@@ -304,7 +304,7 @@ def clustered_standard_error_float(scores: Any, clusters: Any, correction: str =
         if g < 2:
             raise ExactStatsError(f"clusters must name at least 2 clusters for the G/(G-1) correction, got {g}")
         variance *= g / (g - 1)
-    return variance**0.5
+    return float(variance**0.5)
 
 
 def clustered_interval_float(
@@ -374,4 +374,4 @@ def repeat_standard_error_float(parts: RepeatVariance, runs: int, questions: int
     """
     runs = as_int(runs, "runs", minimum=1)
     questions = as_int(questions, "questions", minimum=1)
-    return float(max(parts.between, Fraction(0)) / questions + parts.within / (runs * questions)) ** 0.5
+    return float(float(max(parts.between, Fraction(0)) / questions + parts.within / (runs * questions)) ** 0.5)

@@ -359,7 +359,7 @@ def _test_args(test: Any, n: Any, alpha: Any, margin: Any) -> tuple[str, int, Fr
     return test, n, alpha, margin
 
 
-def _size_args(test: Any, n: Any, q: Any, alpha: Any, margin: Any):
+def _size_args(test: Any, n: Any, q: Any, alpha: Any, margin: Any) -> tuple[Any, ...]:
     test, n, alpha, margin = _test_args(test, n, alpha, margin)
     q = as_probability(q, "q")
     if margin is not None and q < margin:
@@ -395,7 +395,7 @@ def exact_size(test: str, n: int, q: Any, alpha: Any = "0.05", margin: Any = Non
     refuse_if_too_big(n * math.log2(q.denominator + 2), f"exact_size with n = {n}", "exact_size_float")
     terms = _binomial_terms(n, q)
     total = sum((t * _conditional_size(test, m, alpha) for m, t in enumerate(terms) if t), Fraction(0))
-    return total / q.denominator**n
+    return Fraction(total / q.denominator**n)
 
 
 def exact_size_float(test: str, n: int, q: Any, alpha: Any = "0.05", margin: Any = None) -> float:

@@ -156,7 +156,7 @@ class DifferenceInterval(NamedTuple):
 
     @property
     def half_width(self) -> float:
-        return self.z * float(self.variance) ** 0.5
+        return float(self.z * float(self.variance) ** 0.5)
 
 
 def paired_difference_interval(

@@ -212,7 +212,7 @@ def pass_at_k_variance(n: int, k: int, p: Any) -> Fraction:
     second = sum(
         (comb(n, c) * p**c * q ** (n - c) * Fraction(comb(n - c, k), total) ** 2 for c in range(n + 1)), Fraction(0)
     )
-    return second - q ** (2 * k)
+    return Fraction(second - q ** (2 * k))
 
 
 def pass_at_k_variance_estimate(n: int, c: int, k: int) -> Fraction:

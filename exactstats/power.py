@@ -131,7 +131,7 @@ def minimum_detectable_difference_float(n: int, q: Any, alpha: Any = "0.05", pow
     n = as_int(n, "n", minimum=1)
     q = as_probability(q, "q", open_low=True)
     za, zb = _z_pair(alpha, power, None, None)
-    return (za + zb) * math.sqrt(float(q) / n)
+    return float((za + zb) * math.sqrt(float(q) / n))
 
 
 def mcnemar_rejection_thresholds(n: int, alpha: Any = "0.05") -> list[int]:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import sympy as sp
 
@@ -38,12 +39,13 @@ def _is_zero(expr: sp.Expr) -> bool:
     expr = sp.sympify(expr)
     if expr == 0:
         return True
-    for attempt in (
+    attempts: tuple[Callable[[Any], Any], ...] = (
         lambda e: sp.expand(e),
         lambda e: sp.simplify(e),
         lambda e: sp.simplify(sp.combsimp(e.rewrite(sp.factorial))),
         lambda e: sp.expand(sp.powsimp(sp.factor(e), force=True)),
-    ):
+    )
+    for attempt in attempts:
         try:
             if attempt(expr) == 0:
                 return True
@@ -58,7 +60,7 @@ def _poly_sign_on_unit_interval(expr: sp.Expr, strict_inside: bool) -> bool:
     if expr.free_symbols - {p}:
         raise ProofError(f"inequality must be a polynomial in p alone, got symbols {expr.free_symbols}")
     if expr.is_number:
-        return expr > 0 if strict_inside else expr >= 0
+        return bool(expr > 0 if strict_inside else expr >= 0)
     poly = sp.Poly(expr, p)
     roots = sorted({r for r in poly.real_roots() if 0 <= r <= 1}, key=lambda r: float(r))
     cuts = [sp.Integer(0)] + roots + [sp.Integer(1)]
@@ -83,7 +85,7 @@ class Step:
     lhs: sp.Expr
     rhs: sp.Expr
     relation: str = "="  # "=", "<=", "<" (for "<": strict on (0, 1) when a polynomial in p)
-    cases: tuple[dict, ...] | None = None
+    cases: tuple[dict[str, Any], ...] | None = None
     method: str = "simplify"
     verifier: Callable[[sp.Expr, sp.Expr], bool] | None = None
     cross_check: bool = False  # a case-by-case check of what other steps prove in general: not part of the proof
@@ -295,7 +297,7 @@ def _binomial_mean(nn: int, values: Sequence[sp.Expr]) -> sp.Expr:
     return sum(sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * values[cc] for cc in range(nn + 1))
 
 
-def _passk_cases() -> Iterable[dict]:
+def _passk_cases() -> Iterable[dict[str, Any]]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(1, 13):
         for kk in range(1, nn + 1):
@@ -346,14 +348,14 @@ def _passk_variance() -> list[Step]:
     ]
 
 
-def _passk_two_k_cases() -> Iterable[dict]:
+def _passk_two_k_cases() -> Iterable[dict[str, Any]]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(2, 13):
         for kk in range(1, nn // 2 + 1):
             yield {E: _binomial_mean(nn, [_ratio(nn, cc, 2 * kk) for cc in range(nn + 1)]), T: (1 - p) ** (2 * kk)}
 
 
-def _passk_variance_cases() -> Iterable[dict]:
+def _passk_variance_cases() -> Iterable[dict[str, Any]]:
     E, T = sp.Symbol("E"), sp.Symbol("T")
     for nn in range(2, 13):
         for kk in range(1, nn // 2 + 1):
@@ -440,7 +442,10 @@ def _plugin_biased_low() -> list[Step]:
 def _condorcet() -> list[Step]:
     j = sp.Symbol("m", integer=True, positive=True)
     C = sp.Symbol("C", positive=True)
-    P = lambda kk: sum(sp.binomial(kk, i) * p**i * (1 - p) ** (kk - i) for i in range(kk // 2 + 1, kk + 1))  # noqa: E731
+
+    def P(kk: int) -> Any:  # the majority of kk voters right, as a polynomial in p
+        return sum(sp.binomial(kk, i) * p**i * (1 - p) ** (kk - i) for i in range(kk // 2 + 1, kk + 1))
+
     D, R = sp.Symbol("D"), sp.Symbol("R")
     odd = range(1, 52, 2)
     recurrence = tuple(

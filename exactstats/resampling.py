@@ -16,6 +16,7 @@ Fraction(3, 4)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
 from math import comb
 from typing import Any, NamedTuple
@@ -77,7 +78,7 @@ def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return patterns, counts
 
 
-def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any):
+def _redraw_scores(C: np.ndarray, n: int, draws: int, seed: Any) -> Iterator[np.ndarray]:
     """Yield blocks of redraw scores (block x models), ties broken by a random jitter below 1.
 
     A redraw of n questions is n uniform question indices. When n is below the
@@ -225,7 +226,7 @@ def split_half_float(C: Any, splits: int = 3000, seed: Any = 0) -> SplitHalf:
     def lead(acc: np.ndarray) -> np.ndarray:
         others = acc.copy()
         others[rows, winner] = -np.inf
-        return acc[rows, winner] - others.max(axis=1)
+        return np.asarray(acc[rows, winner] - others.max(axis=1))
 
     return SplitHalf(float(agree.mean()), float(lead(acc_a).mean()), float(lead(acc_b).mean()))
 

@@ -95,7 +95,7 @@ def majority_vote(choices: Any, options: int | None = None, ties: str = "fair", 
     counts = _vote_counts(arr, options).astype(np.float64)
     if ties == "fair":
         counts += np.random.default_rng(seed).random(counts.shape) * 0.5
-    return counts.argmax(axis=1)
+    return np.asarray(counts.argmax(axis=1))
 
 
 def majority_vote_accuracy(choices: Any, answers: Any, options: int | None = None, ties: str = "fair") -> Fraction:
@@ -124,7 +124,7 @@ def probability_average(probs: Any) -> np.ndarray:
     >>> probability_average([[[0.6, 0.4], [0.2, 0.8]], [[0.3, 0.7], [0.4, 0.6]]]).tolist()
     [1, 1]
     """
-    return _probs(probs).mean(axis=0).argmax(axis=1)
+    return np.asarray(_probs(probs).mean(axis=0).argmax(axis=1))
 
 
 def probability_average_accuracy(probs: Any, answers: Any, ties: str = "fair") -> Fraction:
@@ -153,4 +153,4 @@ def binary_majority_accuracy(correct: Any, ties: str = "fair") -> Fraction:
     k, q = C.shape
     right = C.sum(axis=0)
     credit = {"fair": Fraction(1, 2), "lose": Fraction(0), "win": Fraction(1)}[ties]
-    return (Fraction(int(np.sum(2 * right > k))) + credit * int(np.sum(2 * right == k))) / q
+    return Fraction((Fraction(int(np.sum(2 * right > k))) + credit * int(np.sum(2 * right == k))) / q)

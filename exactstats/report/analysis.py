@@ -99,13 +99,15 @@ class Report:
     adjacent_pairs: list[AdjacentPair]
     all_pairs: list[PairTest]
     tiers: list[list[str]]
-    leader_stays_first: dict | None = None
-    phi: dict | None = None
-    majority_vote: dict | None = None
-    calibration: list[dict] | None = None  # per model: Brier and ECE (10 bins) with 95% intervals over questions
-    provenance: dict = field(default_factory=dict)
+    leader_stays_first: dict[str, Any] | None = None
+    phi: dict[str, Any] | None = None
+    majority_vote: dict[str, Any] | None = None
+    calibration: list[dict[str, Any]] | None = (
+        None  # per model: Brier and ECE (10 bins) with 95% intervals over questions
+    )
+    provenance: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         # a shallow walk, not dataclasses.asdict: that deep-copies every pair object (9.5 s at 1,000 models)
@@ -224,7 +226,7 @@ def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all
     return out
 
 
-def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict:
+def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict[str, Any]:
     """How often the leader stays first when all questions are redrawn (one call; a progress bar if asked)."""
     q = C.shape[1]
     bar = None
@@ -238,7 +240,7 @@ def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict:
     return {"n": q, "draws": draws, "share": share}
 
 
-def error_correlation(C: np.ndarray) -> dict | None:
+def error_correlation(C: np.ndarray) -> dict[str, Any] | None:
     E = 1 - C
     if not np.all(E.std(axis=1) > 0):
         return None  # phi is undefined for a model that is always right or always wrong
@@ -258,7 +260,7 @@ def analyse(
     draws: int = 1000,
     seed: int = 0,
     progress: bool = False,
-    provenance: dict | None = None,
+    provenance: dict[str, Any] | None = None,
     exact_all: bool = False,
     fdr: str | None = None,
 ) -> Report:
@@ -313,7 +315,7 @@ def analyse(
     return report
 
 
-def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str]) -> list[dict]:
+def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str]) -> list[dict[str, Any]]:
     """Brier score and expected calibration error (ten equal-width bins) per model, intervals over questions."""
     from ..calibration import brier_score_float, expected_calibration_error_float
 

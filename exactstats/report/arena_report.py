@@ -114,7 +114,7 @@ def _bootstrap(
     return {"draws": draws, "skipped": skipped, "intervals": intervals}
 
 
-def _sign_tests(met: list, ps: list[Fraction], holm: list[Fraction]) -> list[dict[str, Any]]:
+def _sign_tests(met: list[Any], ps: list[Fraction], holm: list[Fraction]) -> list[dict[str, Any]]:
     """Every pair that met: decisive wins each way, ties, the exact sign test and its Holm adjustment."""
     return [
         {

@@ -51,7 +51,7 @@ class Panel:
         return list(self.matrix.index)
 
     def correct(self) -> np.ndarray:
-        return self.matrix.to_numpy(dtype=np.int64)
+        return np.asarray(self.matrix.to_numpy(dtype=np.int64))
 
     def ranked(self) -> Panel:
         """The same panel with models ordered by accuracy, best first."""
@@ -69,7 +69,7 @@ class Panel:
 
     def choices(self) -> np.ndarray:
         """models x questions chosen option index (original order)."""
-        return (
+        return np.asarray(
             self.long.pivot(index="model", columns="question_id", values="chosen")
             .loc[self.models, self.matrix.columns]
             .to_numpy(dtype=np.int64)

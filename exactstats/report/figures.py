@@ -7,13 +7,23 @@ computes a statistic that the exact modules do not already provide.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 PALETTE = {"main": "#1f4e79", "accent": "#e07b00", "grey": "#8c8c8c", "wrong": "#e07b00", "right": "#d9e6f2"}
 
 
-def _plt():
+def _subplots(**kwargs: Any) -> tuple[Figure, Any]:
+    """``pyplot.subplots``, typed: one figure and its axes."""
+    fig, ax = _plt().subplots(**kwargs)
+    return fig, ax
+
+
+def _plt() -> Any:
     # no backend is forced: notebooks keep their inline backend (the book shows the figures),
     # and headless command-line use falls back to Agg by itself
     import matplotlib.pyplot as plt
@@ -27,7 +37,9 @@ MAX_TICK_LABELS = 60
 MAX_ROWS = 60  # row-per-model figures show the first MAX_ROWS rows (the leaderboard's top) and say so
 
 
-def _top_rows(names: Sequence[str], *columns: Sequence, title: str | None) -> tuple[list, list, str | None]:
+def _top_rows(
+    names: Sequence[str], *columns: Sequence[Any], title: str | None
+) -> tuple[list[Any], list[Any], str | None]:
     """The first MAX_ROWS rows of a row-per-item figure, and a title that says how many were left out."""
     if len(names) <= MAX_ROWS:
         return list(names), [list(c) for c in columns], title
@@ -41,14 +53,13 @@ def interval_figure(
     intervals: dict[str, Sequence[tuple[float, float]]],
     xlabel: str = "accuracy",
     title: str | None = None,
-):
+) -> Figure:
     """Horizontal intervals per name, one row each, one colour per method (e.g. Wilson vs CLT); at most
     MAX_ROWS rows (the first ones)."""
     keys = list(intervals)
     names, cols, title = _top_rows(names, centres, *(intervals[k] for k in keys), title=title)
     centres, intervals = cols[0], dict(zip(keys, cols[1:]))
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
+    fig, ax = _subplots(figsize=(7, 0.45 * len(names) + 1.2))
     y = np.arange(len(names))[::-1]
     colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"]]
     width = 0.25
@@ -74,10 +85,11 @@ def interval_figure(
     return fig
 
 
-def stability_figure(ns: Sequence[int], curves: dict[str, Sequence[float]], markers: dict[str, int] | None = None):
+def stability_figure(
+    ns: Sequence[int], curves: dict[str, Sequence[float]], markers: dict[str, int] | None = None
+) -> Figure:
     """Share of redraws that keep an ordering, against the number of questions drawn (log x)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = _subplots(figsize=(7, 4))
     colours = [PALETTE["accent"], PALETTE["main"], PALETTE["grey"]]
     for i, (label, ys) in enumerate(curves.items()):
         ax.plot(ns, ys, "o-", color=colours[i % 3], label=label)
@@ -88,7 +100,7 @@ def stability_figure(ns: Sequence[int], curves: dict[str, Sequence[float]], mark
         # names on a top axis of their own, clear of the curves and of the frame
         top = ax.secondary_xaxis("top")
         top.set_xticks(list(markers.values()), list(markers), fontsize=8, color=PALETTE["grey"])
-        top.xaxis.set_minor_locator(plt.NullLocator())
+        top.xaxis.set_minor_locator(_plt().NullLocator())
         top.tick_params(length=0)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("questions drawn (with replacement)")
@@ -105,12 +117,11 @@ def paired_unpaired_figure(
     paired: Sequence[tuple[float, float]],
     unpaired: Sequence[tuple[float, float]],
     title: str | None = None,
-):
+) -> Figure:
     """Accuracy gap of adjacent pairs with the unpaired (grey) and paired (navy) 95% intervals, in points;
     at most MAX_ROWS pairs (the first ones)."""
     labels, (diffs, paired, unpaired), title = _top_rows(labels, diffs, paired, unpaired, title=title)
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 0.55 * len(labels) + 1.2))
+    fig, ax = _subplots(figsize=(7, 0.55 * len(labels) + 1.2))
     y = np.arange(len(labels))[::-1]
     for yy, (lo, hi) in zip(y, unpaired):
         ax.plot([100 * lo, 100 * hi], [yy + 0.12] * 2, color=PALETTE["grey"], lw=4, solid_capstyle="butt")
@@ -134,14 +145,13 @@ def heatmap_figure(
     fmt: str = "{:.2f}",
     cmap: str = "Blues",
     limit: float | None = None,
-):
+) -> Figure:
     """Annotated k x k heatmap; NaN cells (e.g. the diagonal) stay blank. Negative values switch to a
     diverging map centred on zero, so a negative correlation does not look like a zero one. ``limit`` fixes
     the colour scale (so that small values look small); by default it is the largest absolute value."""
-    plt = _plt()
     k = len(names)
     side = min(k, MAX_HEATMAP_INCHES)  # an inch per model, up to a cap: the pixels stay bounded at any k
-    fig, ax = plt.subplots(figsize=(1.1 * side + 2.5, 1.0 * side + 1.5))
+    fig, ax = _subplots(figsize=(1.1 * side + 2.5, 1.0 * side + 1.5))
     top = limit if limit is not None else max(1e-9, float(np.nanmax(np.abs(matrix))))
     if np.nanmin(matrix) < 0:
         im = ax.imshow(matrix, cmap="RdBu_r", vmin=-top, vmax=top)
@@ -173,17 +183,16 @@ def heatmap_figure(
 
 
 def lines_figure(
-    x: Sequence,
+    x: Sequence[Any],
     series: dict[str, Sequence[float]],
     xlabel: str,
     ylabel: str,
     dashed: dict[str, float] | None = None,
     logx: bool = False,
     ylim: tuple[float, float] | None = None,
-):
+) -> Figure:
     """Several labelled lines over a shared x, with optional horizontal dashed reference levels."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = _subplots(figsize=(7, 4))
     colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"], "#6a3d9a", "#33a02c"]
     for i, (label, ys) in enumerate(series.items()):
         ax.plot(x, ys, "o-", ms=3, color=colours[i % len(colours)], label=label)
@@ -206,12 +215,11 @@ def lines_figure(
     return fig
 
 
-def grid_figure(rows: np.ndarray, row_labels: Sequence[str], title: str = ""):
+def grid_figure(rows: np.ndarray, row_labels: Sequence[str], title: str = "") -> Figure:
     """0/1 grid (rows x columns), 1 drawn in the 'wrong' colour: error patterns of a panel."""
-    plt = _plt()
     from matplotlib.colors import ListedColormap
 
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(row_labels) + 0.9))
+    fig, ax = _subplots(figsize=(8, 0.35 * len(row_labels) + 0.9))
     ax.imshow(rows, cmap=ListedColormap([PALETTE["right"], PALETTE["wrong"]]), aspect="auto", vmin=0, vmax=1)
     ax.set_yticks(range(len(row_labels)), row_labels)
     ax.set_xticks([])
@@ -220,10 +228,11 @@ def grid_figure(rows: np.ndarray, row_labels: Sequence[str], title: str = ""):
     return fig
 
 
-def bar_figure(x: Sequence, heights: Sequence[float], xlabel: str, ylabel: str, title: str | None = None):
+def bar_figure(
+    x: Sequence[Any], heights: Sequence[float], xlabel: str, ylabel: str, title: str | None = None
+) -> Figure:
     """Bars of ``heights`` over the categories ``x`` (e.g. problems per count of passing samples)."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(7, 3.2))
+    fig, ax = _subplots(figsize=(7, 3.2))
     ax.bar([str(v) for v in x], heights, color=PALETTE["main"])
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -234,11 +243,10 @@ def bar_figure(x: Sequence, heights: Sequence[float], xlabel: str, ylabel: str, 
     return fig
 
 
-def reliability_figure(curves: dict[str, list[dict]]):
+def reliability_figure(curves: dict[str, list[dict[str, Any]]]) -> Figure:
     """Reliability diagram: per model, accuracy against mean confidence in each non-empty bin
     (the points of :func:`exactstats.reliability_float`), with the diagonal of perfect calibration."""
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    fig, ax = _subplots(figsize=(5.5, 4.5))
     colours = [PALETTE["main"], PALETTE["accent"], PALETTE["grey"], "#6a3d9a", "#33a02c"]
     ax.plot([0, 1], [0, 1], ls="--", lw=1, color="black", alpha=0.5, label="perfectly calibrated")
     for i, (label, bins) in enumerate(curves.items()):

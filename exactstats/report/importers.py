@@ -170,10 +170,10 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
     cols = set(df.columns)
     cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
     df = df.reset_index(drop=True)
-    if lines is None:
-        row = lambda i: f"{path}, row {i + 2}"  # noqa: E731 - CSV line numbers (header is line 1)
-    else:
-        row = lambda i: f"{path}, line {lines[i]}"  # noqa: E731
+
+    def row(i: int) -> str:  # where a bad value sits: CSV line numbers (header is line 1), or JSONL lines
+        return f"{path}, row {i + 2}" if lines is None else f"{path}, line {lines[i]}"
+
     correct = _binary_array(df["correct"].to_numpy(), lambda idx: f"{row(idx[0])} (model {df['model'].iloc[idx[0]]})")
     chosen = _options(df["chosen"], "chosen", lambda i: row(i)) if "chosen" in cols else None
     answer = _options(df["answer"], "answer", lambda i: row(i)) if "answer" in cols else None
@@ -456,7 +456,7 @@ def _json(data: bytes | str, where: str) -> Any:
         raise ExactStatsError(f"{where}: JSON nested too deep") from None
 
 
-def _read_inspect(path: Path) -> tuple[dict, Any]:
+def _read_inspect(path: Path) -> tuple[dict[str, Any], Any]:
     if path.stat().st_size == 0:
         raise ExactStatsError(f"{path}: empty file")
     if path.suffix == ".eval":

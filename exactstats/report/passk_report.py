@@ -101,7 +101,9 @@ def problem_counts(df: pd.DataFrame) -> dict[str, dict[str, tuple[int, int]]]:
     return out
 
 
-def passk_summary(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95") -> list[dict]:
+def passk_summary(
+    counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95"
+) -> list[dict[str, Any]]:
     """Per model and k: exact mean pass@k over problems and an interval clustered by problem."""
     z = z_value_float(confidence)
     rows = []
@@ -131,7 +133,9 @@ def passk_summary(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], 
     return rows
 
 
-def passk_pairs(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95") -> list[dict]:
+def passk_pairs(
+    counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95"
+) -> list[dict[str, Any]]:
     """Per pair of models and k: the paired difference of mean pass@k on the problems both have."""
     models = sorted(counts)
     rows = []
@@ -172,7 +176,7 @@ def passk_pairs(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], co
     return rows
 
 
-def to_text(rows: list[dict], pairs: list[dict] | None = None) -> str:
+def to_text(rows: list[dict[str, Any]], pairs: list[dict[str, Any]] | None = None) -> str:
     lines = ["| model | k | problems | samples | pass@k | 95% (clustered by problem) |", "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = r["interval95"]

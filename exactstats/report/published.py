@@ -28,13 +28,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._validate import ExactStatsError, as_choice
 from ..arena import BattleCounts, battle_counts_from_pairs
+
+if TYPE_CHECKING:
+    from .importers import ResultSet
 
 __all__ = [
     "REAL_EVALS_ENV",
@@ -102,7 +105,7 @@ def is_mmlu_pro_table(columns: Any) -> bool:
     return {"model", "question_id", "pred", "answer_latest"} <= set(columns)
 
 
-def mmlu_pro_parts(df: pd.DataFrame, source: str, key: str = "latest", models: list[str] | None = None) -> list:
+def mmlu_pro_parts(df: pd.DataFrame, source: str, key: str = "latest", models: list[str] | None = None) -> list[Any]:
     """Per-model rows (the reader layer's ``ModelRows``) of an MMLU-Pro outputs table."""
     from .importers import ModelRows
 
@@ -149,7 +152,7 @@ def mmlu_pro_parts(df: pd.DataFrame, source: str, key: str = "latest", models: l
     return out
 
 
-def load_mmlu_pro(path: str | Path | None = None, key: str = "latest", models: list[str] | None = None):
+def load_mmlu_pro(path: str | Path | None = None, key: str = "latest", models: list[str] | None = None) -> ResultSet:
     """MMLU-Pro outputs as a :class:`~exactstats.report.ResultSet` on the questions every chosen model answered.
 
     ``key="latest"`` grades everyone against one answer key (the newest); ``"own"`` against each model's

@@ -203,7 +203,7 @@ def _html_block(kind: str, content: Any) -> str:
     )
 
 
-def _figure_png(fig) -> str:
+def _figure_png(fig: Any) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
@@ -212,7 +212,7 @@ def _figure_png(fig) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
-def figures(r: Report) -> list:
+def figures(r: Report) -> list[Any]:
     import numpy as np
 
     from .figures import heatmap_figure, interval_figure, paired_unpaired_figure
