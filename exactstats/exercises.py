@@ -2,9 +2,10 @@
 
 Each exercise with a checkable answer is stored as the salted SHA-256 of its canonical
 answer (an exact fraction, an integer, a decimal at a stated precision, or a small list),
-plus, for exact answers, the hashes of the value rounded to a few decimals, so a close
-decimal can be told "close: give an exact fraction". Nothing else about the answer is
-stored. Exercise ids are the book's numbers ("5.1" is Exercise 5.1). An exercise that
+plus, for exact answers and lists, the hashes of the value (every value of a list, together)
+rounded to a few decimals, so a close decimal can be told "close: give an exact fraction".
+The salt includes the exercise's label, so two exercises with the same answer store
+different hashes. Nothing else about the answer is stored. Exercise ids are the book's numbers ("5.1" is Exercise 5.1). An exercise that
 asks for an explanation ends with a short check (a letter among a few statements, or a
 word) stored the same way; with a handful of options such a check can be guessed, so it
 confirms an explanation rather than replacing it.
@@ -24,11 +25,12 @@ from typing import Any
 
 from ._validate import ExactStatsError, as_fraction
 
-SALT = "exactstats-exercises-v1"
+SALT = "exactstats-exercises-v2"
 CLOSE_PLACES = (3, 4, 5, 6)
 
 # id -> (label in the book, kind, data). kind "exact": data = {"hash", "close": {places: hash}};
-# "decimal": data = {"places", "hash"}; "list": data = {"hash"} over a list of exact values;
+# "decimal": data = {"places", "hash"}; "list": data = {"hash", "n", "close": {places: hash}} over a list
+# of exact values (the close hashes are of the whole list rounded, never of one value alone);
 # "choice": data = {"hash"} over the normalised text (a letter, a word, "c>a");
 # "prose": an explanation, no automatic check.
 EXERCISES: dict[str, tuple[str, str, dict[str, Any]]] = {}
@@ -42,8 +44,9 @@ def canonical(value: Any) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-def digest(text: str) -> str:
-    return hashlib.sha256(f"{SALT}|{text}".encode()).hexdigest()[:32]
+def digest(text: str, label: str) -> str:
+    """Salted hash of an answer's canonical text; the exercise's label is part of the salt."""
+    return hashlib.sha256(f"{SALT}|{label}|{text}".encode()).hexdigest()[:32]
 
 
 def _round(value: Fraction, places: int) -> str:
@@ -51,23 +54,25 @@ def _round(value: Fraction, places: int) -> str:
     return str((Decimal(value.numerator) / Decimal(value.denominator)).quantize(q))
 
 
+def _rounded_list(values: Any, places: int) -> str:
+    return "[" + ",".join(_round(Fraction(v), places) for v in values) + "]"
+
+
 def entry(label: str, answer: Any, kind: str = "exact", places: int | None = None) -> tuple[str, str, dict[str, Any]]:
     """Build a registry entry from a canonical answer (used by the test that keeps the registry in sync)."""
     if kind == "exact":
         f = Fraction(answer)
-        return (
-            label,
-            kind,
-            {"hash": digest(canonical(f)), "close": {str(p): digest(_round(f, p)) for p in CLOSE_PLACES}},
-        )
+        close = {str(p): digest(_round(f, p), label) for p in CLOSE_PLACES}
+        return label, kind, {"hash": digest(canonical(f), label), "close": close}
     if kind == "decimal":
         assert places is not None
-        return label, kind, {"places": places, "hash": digest(_round(Fraction(answer), places))}
+        return label, kind, {"places": places, "hash": digest(_round(Fraction(answer), places), label)}
     if kind == "list":
-        items = [entry(label, v, "exact")[2] for v in answer]  # each value's exact and close hashes
-        return label, kind, {"hash": digest(canonical(list(answer))), "items": items}
+        values = list(answer)
+        close = {str(p): digest(_rounded_list(values, p), label) for p in CLOSE_PLACES}
+        return label, kind, {"hash": digest(canonical(values), label), "n": len(values), "close": close}
     if kind == "choice":
-        return label, kind, {"hash": digest(_normalise(str(answer)))}
+        return label, kind, {"hash": digest(_normalise(str(answer)), label)}
     return label, "prose", {}
 
 
@@ -101,41 +106,44 @@ def check(exercise: str, answer: Any) -> tuple[str, str]:
             f"Exercise {exercise} asks for an explanation: compare yours with a classmate or your teacher.",
         )
     if kind == "choice":
-        ok = digest(_normalise(str(answer))) == data["hash"]
+        ok = digest(_normalise(str(answer)), label) == data["hash"]
         return ("right", "right") if ok else ("wrong", "wrong")
     if kind == "list":
         items = answer if isinstance(answer, (list, tuple)) else str(answer).strip("[] ").split(",")
         values = [_parse_exact(str(v)) for v in items]
-        if digest(canonical(values)) == data["hash"]:
+        if digest(canonical(values), label) == data["hash"]:
             return "right", "right"
-        if len(values) != len(data["items"]):
-            return "wrong", f"wrong: give {len(data['items'])} values, separated by commas"
-        if all(_right_or_close(str(t).strip(), v, d) for t, v, d in zip(items, values, data["items"])):
+        if len(values) != data["n"]:
+            return "wrong", f"wrong: give {data['n']} values, separated by commas"
+        typed = min(_typed_places(str(t)) for t in items)
+        if _close(typed, lambda p: _rounded_list(values, p), label, data):
             return "close", "close: give every value as an exact fraction"
         return "wrong", "wrong: check each value and the order"
     text = str(answer)
     value = answer if isinstance(answer, Fraction) else _parse_exact(text)
     if kind == "decimal":
         places = data["places"]
-        ok = digest(_round(value, places)) == data["hash"]
+        ok = digest(_round(value, places), label) == data["hash"]
         return ("right", f"right (to {places} decimals)") if ok else ("wrong", f"wrong (give {places} decimals)")
-    if digest(canonical(value)) == data["hash"]:
+    if digest(canonical(value), label) == data["hash"]:
         return "right", "right"
-    if _right_or_close(text, value, data):
+    if _close(_typed_places(text), lambda p: _round(value, p), label, data):
         return "close", "close: give an exact fraction"
     return "wrong", "wrong"
 
 
-def _right_or_close(text: str, value: Fraction, data: dict[str, Any]) -> bool:
-    """The exact value, or a decimal typed to at least 3 places that rounds like it."""
-    if digest(canonical(value)) == data["hash"]:
-        return True
-    exponent = Decimal(text.strip()).as_tuple().exponent if "/" not in text and _is_decimal(text) else 0
-    given_places = -exponent if isinstance(exponent, int) else 0
-    return any(
-        given_places >= places and digest(_round(value, places)) == data["close"][str(places)]
-        for places in CLOSE_PLACES
-    )
+def _typed_places(text: str) -> int:
+    """Decimal places a typed number carries: those after its point; none for an integer or a fraction."""
+    text = text.strip()
+    if "/" in text or not _is_decimal(text):
+        return 0
+    exponent = Decimal(text).as_tuple().exponent
+    return -exponent if isinstance(exponent, int) else 0
+
+
+def _close(typed: int, rounded: Any, label: str, data: dict[str, Any]) -> bool:
+    """Typed to at least ``p`` places, and rounding to ``p`` places like the answer, for some ``p``."""
+    return any(typed >= p and digest(rounded(p), label) == data["close"][str(p)] for p in CLOSE_PLACES)
 
 
 def _is_decimal(text: str) -> bool:

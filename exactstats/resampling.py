@@ -257,9 +257,8 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
     central = _mpz(1)  # C(m, m/2) (b c)^(m/2) at even m: a tie
     for m, (weight, g) in enumerate(zip(binomial_weights(n, rho), wins)):
         num += weight * g
-        if m % 2 == 0:
-            if ties == "fair":
-                half_num += weight * central
+        if ties == "fair" and m % 2 == 0:  # a tie (only the fair rule credits it) needs the central term
+            half_num += weight * central
             central = central * (m + 1) * (m + 2) // ((m // 2 + 1) ** 2) * b * c
     return reduced_fraction(2 * num + half_num, 2 * _mpz(questions) ** n)
 

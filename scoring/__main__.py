@@ -323,6 +323,25 @@ def cmd_build(args) -> int:
     return 0
 
 
+def _add_model(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
+    )
+
+
+def _add_device_options(parser: argparse.ArgumentParser, threads_help: str) -> None:
+    """Precision, device and CPU threads: how `run` and `generate` load the model."""
+    parser.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--threads", type=int, default=None, help=threads_help)
+
+
+def _add_progress_and_json(parser: argparse.ArgumentParser) -> None:
+    """What the resumable commands print: a progress bar (unless --no-progress) and, with --json, the manifest."""
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the manifest as JSON")
+
+
 def _add_model_options(r: argparse.ArgumentParser) -> None:
     """How `run` loads and prompts the model: template, batching, precision, device, letters, format."""
     r.add_argument("--chat-template", action="store_true", help="wrap the prompt in the model's chat template")
@@ -332,14 +351,7 @@ def _add_model_options(r: argparse.ArgumentParser) -> None:
         action="store_true",
         help="recompute the few-shot prefix for every question instead of reusing its key/value cache",
     )
-    r.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
-    r.add_argument("--device", default="auto")
-    r.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="torch CPU threads (default: 1 on machines with up to 4 cores, measured faster there)",
-    )
+    _add_device_options(r, "torch CPU threads (default: 1 on machines with up to 4 cores, measured faster there)")
     r.add_argument(
         "--letter-spelling",
         choices=["space", "bare", "both"],
@@ -366,9 +378,7 @@ def _add_model_options(r: argparse.ArgumentParser) -> None:
 def _add_run(sub: Any) -> None:
     """`run`: letter-probability scoring of multiple-choice questions."""
     r = sub.add_parser("run", help="score one model on multiple-choice questions (resumable)")
-    r.add_argument(
-        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
-    )
+    _add_model(r)
     r.add_argument(
         "--questions",
         default="redux",
@@ -407,8 +417,7 @@ def _add_run(sub: Any) -> None:
         help="copy rows from a finished run with the same settings over a subset of these questions "
         "(e.g. the 2,000-question sample when scoring all questions); repeatable",
     )
-    r.add_argument("--no-progress", action="store_true")
-    r.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    _add_progress_and_json(r)
     r.set_defaults(func=cmd_run)
 
 
@@ -419,9 +428,7 @@ def _add_generate(sub: Any) -> None:
         help="sample code completions for HumanEval problems (resumable)",
         description="Sample completions: the n samples of a problem in one batch, each with its own seed.",
     )
-    g.add_argument(
-        "--model", required=True, help="packaged model name (see `models`), a .gguf file, a local folder, or a Hub id"
-    )
+    _add_model(g)
     g.add_argument(
         "--problems",
         default="humaneval",
@@ -435,12 +442,9 @@ def _add_generate(sub: Any) -> None:
         "--seed", type=int, default=0, help="seed; each sample's generator is seeded from (seed, problem, sample)"
     )
     g.add_argument("--limit", type=int, default=None, help="only the first N problems")
-    g.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
-    g.add_argument("--device", default="auto")
-    g.add_argument("--threads", type=int, default=None, help="torch CPU threads")
+    _add_device_options(g, "torch CPU threads")
     g.add_argument("--out", required=True, help="run folder (created; rerunning resumes)")
-    g.add_argument("--no-progress", action="store_true")
-    g.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    _add_progress_and_json(g)
     g.set_defaults(func=cmd_generate)
 
 
@@ -459,8 +463,7 @@ def _add_execute(sub: Any) -> None:
     e.add_argument("run", help="a folder written by `generate`")
     e.add_argument("--workers", type=int, default=2, help="programs at once (default 2)")
     _add_limit_options(e)
-    e.add_argument("--no-progress", action="store_true")
-    e.add_argument("--json", action="store_true", help="print the manifest as JSON")
+    _add_progress_and_json(e)
     e.set_defaults(func=cmd_execute)
 
     o = sub.add_parser("execute-one", help="run one completion against one problem's tests, in the sandbox")

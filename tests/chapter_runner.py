@@ -30,12 +30,9 @@ def run_isolated(chapter: str, env: dict[str, str]) -> dict:
     try:
         glued = run_chapter(chapter)
     except (AssertionError, ValueError) as exc:
-        frames = traceback.extract_tb(exc.__traceback__)
-        mine = [f for f in frames if f.filename.startswith(f"{chapter}.md cell") or f.filename.endswith("prose.py")]
-        if mine and (
-            frames[-1] in mine or isinstance(exc, AssertionError) and frames[-1].filename == mine[-1].filename
-        ):
-            return {"guard": f"{mine[-1].filename}:{mine[-1].lineno} {type(exc).__name__}: {exc}"[:400]}
+        last = traceback.extract_tb(exc.__traceback__)[-1]  # a guard raises in a chapter cell or a prose helper
+        if last.filename.startswith(f"{chapter}.md cell") or last.filename.endswith("prose.py"):
+            return {"guard": f"{last.filename}:{last.lineno} {type(exc).__name__}: {exc}"[:400]}
         return {"crash": "".join(traceback.format_exception(exc))[-3000:]}
     except Exception as exc:  # noqa: BLE001 - any other failure is reported to the test, which fails on it
         return {"crash": "".join(traceback.format_exception(exc))[-3000:]}

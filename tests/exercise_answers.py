@@ -67,10 +67,7 @@ def answers() -> dict[str, tuple]:
         ),
         "ex-panel-4": (es.phi_for_effective_votes(10, 4), "exact"),
         "ex-data-4": (int((C.sum(axis=0) == 1).sum()), "exact"),
-        "ex-claims-4": (
-            [k for k in range(1501) if Fraction(14235, 200) <= Fraction(100 * k, 1500) <= Fraction(14245, 200)],
-            "list",
-        ),
+        "ex-claims-4": (prints_as("71.2", 1500), "list"),
         "ex-claims-5": (es.effective_votes(6, "0.2"), "exact"),
         # the short checks that close the explanation exercises
         "ex-intro-2": (Fraction(0.7) - Fraction(7, 10), "exact"),
@@ -125,6 +122,14 @@ def separated_all_by() -> int:
     C = es.load_panel("shuffled").correct()
     ps = [es.mcnemar_p_value(*es.discordance(C[i], C[j])) for i in range(len(C)) for j in range(i + 1, len(C))]
     return sum(p <= Fraction(1, 20) for p in es.bh_adjust(ps, dependence="any"))
+
+
+def prints_as(percent: str, n: int) -> list[int]:
+    """Every count k of n whose percentage prints as ``percent`` (the checking chapter's rounding interval)."""
+    from book._code.seedcheck import rounding_interval
+
+    lo, hi = rounding_interval(percent)
+    return [k for k in range(n + 1) if lo <= Fraction(100 * k, n) <= hi]
 
 
 def registry() -> dict[str, tuple]:

@@ -109,6 +109,11 @@ def near_tie_top(data: Path, real: Path) -> None:
     _set_answers(data, second, missed[: gap - 1], True)
 
 
+def _swapped(labels: pd.Series, a: str, b: str) -> pd.Series:
+    """The labels with ``a`` and ``b`` exchanged, every other label kept."""
+    return labels.map(lambda m: b if m == a else a if m == b else m)
+
+
 def _pro(real: Path) -> pd.DataFrame:
     return pd.read_parquet(real / "mmlu-pro-outputs.long.parquet")
 
@@ -123,7 +128,7 @@ def swap_pro_top(data: Path, real: Path) -> None:
     """MMLU-Pro: the labels of the top two models swapped."""
     df = _pro(real)
     a, b = _pro_accuracy(df).index[:2]
-    df["model"] = df["model"].map(lambda m: b if m == a else a if m == b else m)
+    df["model"] = _swapped(df["model"], a, b)
     df.to_parquet(real / "mmlu-pro-outputs.long.parquet", index=False)
 
 
@@ -155,7 +160,7 @@ def swap_passk_labels(data: Path, real: Path) -> None:
     """pass@k: the two models' labels swapped in both runs (the 'larger' name now carries the other's work)."""
     for name in ("humaneval-sampled.parquet", "humaneval-greedy.parquet"):
         df = pd.read_parquet(data / name)
-        df["model"] = df["model"].map({SMALL: LARGE, LARGE: SMALL})
+        df["model"] = _swapped(df["model"], SMALL, LARGE)
         df.to_parquet(data / name, index=False)
 
 
@@ -168,7 +173,7 @@ def swap_arena_top(data: Path, real: Path) -> None:
     )
     a, b = wins.sort_values(ascending=False).index[:2]
     for col in ("model_a", "model_b"):
-        df[col] = df[col].map(lambda m: b if m == a else a if m == b else m)
+        df[col] = _swapped(df[col], a, b)
     df.to_parquet(path, index=False)
 
 
@@ -177,7 +182,7 @@ def swap_cloze_labels(data: Path, real: Path) -> None:
     matrix, long = _panel(data, "cloze-2000")
     a, b = list(matrix.index[:2])
     matrix = matrix.rename(index={a: b, b: a}).loc[list(matrix.index)]
-    long["model"] = long["model"].map(lambda m: b if m == a else a if m == b else m)
+    long["model"] = _swapped(long["model"], a, b)
     matrix.to_parquet(data / "cloze-2000.matrix.parquet")
     long.to_parquet(data / "cloze-2000.long.parquet", index=False)
 
@@ -324,6 +329,13 @@ CASES = [
     ("data", flip_leader, truths_data),
 ]
 DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data"}
+# the perturbations whose data falsify a sentence the chapter cannot reword, with the words of the guard that must
+# stop them (the weakest pair becomes separated; the MMLU-Pro top pair is no longer separated). Every other case
+# must run to the end, so that its sentences are checked: a chapter that stopped on all of them would test nothing.
+MAY_STOP = {
+    ("difference", "separate_weakest"): '"not separated" below',
+    ("difference", "weaken_pro_leader"): '"does separate"',
+}
 
 
 @pytest.fixture(scope="module")
@@ -342,18 +354,29 @@ def outcomes(tmp_path_factory):
 
 
 def test_every_chapter_that_reads_data_is_perturbed():
+    """The chapters whose cells (outside the solutions) load shipped or published data are exactly the
+    perturbed ones: a chapter that starts reading data must join CASES."""
+    from tests.chapter_runner import code_cells
+
     assert {chapter for chapter, _, _ in CASES} == DATA_CHAPTERS
-    for chapter in DATA_CHAPTERS:  # each reads the shipped or published data (the others compute from the seeds)
-        text = (ROOT / "book" / f"{chapter}.md").read_text()
-        assert "load_panel" in text or "load_passk_samples" in text or "load_mmlu_pro" in text
+    reads = re.compile(r"\bes\.load_\w+\(")
+    readers = {p.stem for p in (ROOT / "book").glob("*.md") if any(reads.search(c) for c in code_cells(p.stem))}
+    assert readers == DATA_CHAPTERS, readers
 
 
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[f"{c}-{p.__name__}" for c, p, _ in CASES])
 def test_a_perturbed_chapter_stops_or_tells_the_truth(outcomes, case):
-    (outcome, data, real), (chapter, _, truths) = outcomes[case], CASES[case]
+    (outcome, data, real), (chapter, perturb, truths) = outcomes[case], CASES[case]
     assert "crash" not in outcome, outcome.get("crash")
     if "guard" in outcome:  # a sentence the perturbed data would falsify stopped the build: as it should
-        assert outcome["guard"].startswith((f"{chapter}.md cell", str(ROOT))), outcome["guard"]
+        from tests.chapter_runner import code_cells
+
+        words = MAY_STOP.get((chapter, perturb.__name__))
+        assert words, f"stopped where its sentences should be checked: {outcome['guard']}"
+        assert outcome["guard"].startswith(f"{chapter}.md cell"), outcome["guard"]  # the chapter's guard, not the test
+        assert "AssertionError" in outcome["guard"], outcome["guard"]
+        cell, line = (int(x) for x in outcome["guard"].split(" ")[2].split(":"))  # "difference.md cell N:LINE ..."
+        assert words in code_cells(chapter)[cell].splitlines()[line - 1]  # the guard of the sentence that broke
         return
     truths(outcome["glued"], data, real)
 
@@ -364,13 +387,13 @@ def test_the_truths_hold_on_the_shipped_data():
 
     from tests.chapter_runner import run_isolated
 
-    # the cheap chapters only: the slow difference chapter runs unperturbed in the guard test and the build
     with tempfile.TemporaryDirectory() as tmp:
         data, real = _copies(Path(tmp))
         env = {"EXACTSTATS_DATA_DIR": str(data), "EXACTSTATS_REAL_EVALS": str(real)}
         with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-            runs = {ch: pool.submit(run_isolated, ch, env) for ch in ("panels", "passk", "arena", "data")}
+            runs = {ch: pool.submit(run_isolated, ch, env) for ch in ("difference", "panels", "passk", "arena", "data")}
             for chapter, truths in [
+                ("difference", truths_difference),
                 ("panels", truths_panels),
                 ("passk", truths_passk),
                 ("arena", truths_arena),

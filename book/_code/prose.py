@@ -343,7 +343,7 @@ def cloze_sentences(formats: list[dict], n_q: int) -> tuple[list[str], dict[str,
             verdict = f"scores {abs(diff) * 100:.1f} points {'higher' if diff > 0 else 'lower'} on the answer text than with letters"
         else:
             verdict = "scores about the same in both formats (no difference the exact test can separate)"
-        letter_chance = at_chance(f["letter"])
+        letter_chance, text_at_chance = at_chance(f["letter"]), at_chance(f["answer text"])
         if letter_chance:
             letters_chance.append(f["model"])
         lo_n = wilson_interval_float(int(round(f["per character"] * n_q)), n_q)[0]
@@ -357,9 +357,9 @@ def cloze_sentences(formats: list[dict], n_q: int) -> tuple[list[str], dict[str,
             elif letter_chance:
                 norm += f", though the paired exact test does not separate it from its letters (p = {p_char:.2f})"
         else:
-            norm = "; normalised per character it is at chance too" if at_chance(f["answer text"]) else ""
+            norm = "; normalised per character it is at chance too" if text_at_chance else ""
         text_chance = ""
-        if at_chance(f["answer text"]):
+        if text_at_chance:
             text_chance = (
                 "; its answer-text accuracy is still at chance"
                 if letter_chance
