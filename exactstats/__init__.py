@@ -92,6 +92,19 @@ Function                                      What it computes
 :func:`mcnemar_power`                         Exact power of the two-sided exact McNemar test at level ...
 :func:`mcnemar_power_float`                   Float twin of mcnemar_power (SciPy binomial distributions)
 :func:`smallest_n_for_power`                  Smallest n whose exact McNemar power reaches power
+*stopping early (sequential tests)*
+:func:`mixture_e_value`                       E-value of the Beta(prior, prior) mixture after b discordant ...
+:func:`stopping_thresholds`                   t_m for m = 0..horizon discordant questions: rule stops once ...
+:func:`stopping_thresholds_float`             Float twin of stopping_thresholds (lgamma and SciPy's binomial ...
+:class:`OperatingCharacteristics`             What a stopping rule does within n questions: the chance it ...
+:func:`operating_characteristics`             Exact chances that rule stops within n questions (for each ...
+:func:`operating_characteristics_float`       Float twin of operating_characteristics: the walk in float64, ...
+:func:`false_alarm_probability`               Exact chance that rule declares a winner within n questions ...
+:func:`false_alarm_curve`                     Worst-case false-alarm chance (every question discordant) ...
+:func:`false_alarm_curve_float`               Float twin of false_alarm_curve, for any horizon
+:class:`SequentialResult`                     The mixture rule applied to one run, question by question in ...
+:class:`MixtureMonitor`                      The mixture rule one question at a time, for a run that is ...
+:func:`sequential_test`                       Run the mixture rule over two models' 0/1 outcomes x, y in the ...
 *correlated errors*
 :func:`phi_squared`                           Exact phi^2 of two 0/1 vectors (e.g. two models' error ...
 :func:`phi`                                   phi as an exact SymPy surd: (n11 n00 - n10 n01) / sqrt(n1. ...
@@ -366,6 +379,21 @@ from .resampling import (
     top_three_keep_order_float,
 )
 from .selection import expected_best_accuracy, expected_best_accuracy_float
+from .sequential import (
+    RULES,
+    MixtureMonitor,
+    OperatingCharacteristics,
+    SequentialResult,
+    false_alarm_curve,
+    false_alarm_curve_float,
+    false_alarm_probability,
+    mixture_e_value,
+    operating_characteristics,
+    operating_characteristics_float,
+    sequential_test,
+    stopping_thresholds,
+    stopping_thresholds_float,
+)
 from .voting import (
     ACCURACY_TIE_RULES,
     VOTE_TIE_RULES,
@@ -526,6 +554,20 @@ __all__ = [
     "letter_prior_float",
     "remove_letter_prior_float",
     "average_over_orders_float",
+    # stopping early
+    "RULES",
+    "mixture_e_value",
+    "stopping_thresholds",
+    "stopping_thresholds_float",
+    "OperatingCharacteristics",
+    "operating_characteristics",
+    "operating_characteristics_float",
+    "false_alarm_probability",
+    "false_alarm_curve",
+    "false_alarm_curve_float",
+    "SequentialResult",
+    "MixtureMonitor",
+    "sequential_test",
     # reporting the best of several scores
     "expected_best_accuracy",
     "expected_best_accuracy_float",

@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -296,6 +296,12 @@ def cmd_check(args: argparse.Namespace) -> None:
         print(f"Exercise {args.exercise}: {message}")
 
 
+def cmd_sequential(args: argparse.Namespace) -> None:
+    from .report.sequential_run import main as sequential_main
+
+    sequential_main(args)
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import main as report_main
 
@@ -471,6 +477,17 @@ def _add_data_commands(sub: Any) -> None:
     from .report import add_arguments
 
     add_arguments(p)
+
+    p = sub.add_parser(
+        "sequential",
+        help="may a running comparison of two models stop? an anytime-valid paired test, question by question",
+        description="Apply a stopping rule that may be checked after every question (a Beta-mixture likelihood "
+        "ratio on the questions only one model got right) to two models' results, in the order asked.",
+    )
+    p.set_defaults(func=cmd_sequential)
+    from .report.sequential_run import add_arguments as add_sequential_arguments
+
+    add_sequential_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:

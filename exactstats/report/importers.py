@@ -43,7 +43,7 @@ import pandas as pd
 
 from .._validate import ExactStatsError
 
-__all__ = ["ResultSet", "load_results", "read_source"]
+__all__ = ["ResultSet", "ModelRows", "assemble", "load_results", "read_models", "read_source"]
 
 
 @dataclass
@@ -363,15 +363,18 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
         raise ExactStatsError(f"{path}: not UTF-8 text (an lm-eval samples file is JSON lines)") from None
     if not text.strip():
         raise ExactStatsError(f"{path}: empty file")
-    ids, correct, line_numbers = [], [], []
-    for i, line in enumerate(text.splitlines()):
+    ids, correct, line_numbers, notes = [], [], [], []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
         if not line.strip():
             continue
         where = f"{path}, line {i + 1}"
-        line_numbers.append(i + 1)
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
+            if i == len(lines) - 1 and not text.endswith("\n"):  # a run still writing its last sample
+                notes.append(f"{where} is incomplete (a run still writing it, or cut off): left out")
+                break
             raise ExactStatsError(f"{where}: invalid JSON ({exc.msg})") from None
         except RecursionError:
             raise ExactStatsError(f"{where}: JSON nested too deep") from None
@@ -382,10 +385,11 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
             raise ExactStatsError(f"{where}: no metric {metric!r} (fields: {fields})")
         ids.append(str(obj["doc_id"]))
         correct.append(obj[metric])
+        line_numbers.append(i + 1)
     values = _binary_array(np.array(correct, dtype=object), lambda idx: f"{path}, line {line_numbers[idx[0]]}")
     task = _lm_eval_task(path)
     model = name or _lm_eval_model_name(path.parent)
-    return [ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval")]
+    return [ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval", notes=notes)]
 
 
 def _merge_tasks(parts: list[ModelRows]) -> list[ModelRows]:
@@ -403,7 +407,12 @@ def _merge_tasks(parts: list[ModelRows]) -> list[ModelRows]:
                 f"{p.source}; name one model with NAME=PATH"
             )
         merged[p.model] = ModelRows(
-            p.model, f"{m.source}, {p.source}", m.ids + p.ids, np.concatenate([m.correct, p.correct]), kind="lm-eval"
+            p.model,
+            f"{m.source}, {p.source}",
+            m.ids + p.ids,
+            np.concatenate([m.correct, p.correct]),
+            kind="lm-eval",
+            notes=m.notes + p.notes,
         )
     return list(merged.values())
 
@@ -554,11 +563,15 @@ def read_source(spec: str, metric: str = "acc") -> list[ModelRows]:
     )
 
 
+def read_models(specs: Sequence[str], metric: str = "acc") -> list[ModelRows]:
+    """Every input's rows, one entry per model (an lm-eval model's task files joined), not yet aligned."""
+    read = [r for spec in specs for r in read_source(spec, metric)]
+    return [r for r in read if r.kind != "lm-eval"] + _merge_tasks([r for r in read if r.kind == "lm-eval"])
+
+
 def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "acc") -> ResultSet:
     """Read every input and align the models on their shared questions (see the module docstring)."""
-    read = [r for spec in specs for r in read_source(spec, metric)]
-    parts = [r for r in read if r.kind != "lm-eval"] + _merge_tasks([r for r in read if r.kind == "lm-eval"])
-    return assemble(parts, intersect)
+    return assemble(read_models(specs, metric), intersect)
 
 
 def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
