@@ -105,6 +105,8 @@ Function                                      What it computes
 :class:`SequentialResult`                     The mixture rule applied to one run, question by question in ...
 :class:`MixtureMonitor`                      The mixture rule one question at a time, for a run that is ...
 :func:`sequential_test`                       Run the mixture rule over two models' 0/1 outcomes x, y in the ...
+:class:`StoppingTimes`                        Per question order: questions asked when the rule stopped (0: ...
+:func:`stopping_times`                        Where rule stops on the same results asked in orders random ...
 *correlated errors*
 :func:`phi_squared`                           Exact phi^2 of two 0/1 vectors (e.g. two models' error ...
 :func:`phi`                                   phi as an exact SymPy surd: (n11 n00 - n10 n01) / sqrt(n1. ...
@@ -384,6 +386,7 @@ from .sequential import (
     MixtureMonitor,
     OperatingCharacteristics,
     SequentialResult,
+    StoppingTimes,
     false_alarm_curve,
     false_alarm_curve_float,
     false_alarm_probability,
@@ -393,6 +396,7 @@ from .sequential import (
     sequential_test,
     stopping_thresholds,
     stopping_thresholds_float,
+    stopping_times,
 )
 from .voting import (
     ACCURACY_TIE_RULES,
@@ -568,6 +572,8 @@ __all__ = [
     "SequentialResult",
     "MixtureMonitor",
     "sequential_test",
+    "StoppingTimes",
+    "stopping_times",
     # reporting the best of several scores
     "expected_best_accuracy",
     "expected_best_accuracy_float",

@@ -358,4 +358,31 @@ REGISTRY = {
             },
         },
     ),
+    "8.1": (
+        "ex-seq-1",
+        "exact",
+        {
+            "hash": "c7e011c3ffa31bb22caea48ed4e45caa",
+            "close": {
+                "3": "25cf1d073a5d78c538c7851b473cfdd5",
+                "4": "fb40dbb6e62b6f97fefd59a6d8af76fd",
+                "5": "52ea2eed65f228ca0f614425be75f148",
+                "6": "cefad806923c603d159d42c6bbbf24d0",
+            },
+        },
+    ),
+    "8.2": (
+        "ex-seq-2",
+        "exact",
+        {
+            "hash": "f27c32a1dbf06901cadd242b0fbb52e0",
+            "close": {
+                "3": "be39029e0a00bbd3c1b49ac10da0b038",
+                "4": "4d183edb39564956ce70306461faa65c",
+                "5": "ba4c22147d121d1fd09fb8597ff11eed",
+                "6": "207ab1b18216c3fdf5e3df9fd8649880",
+            },
+        },
+    ),
+    "8.3": ("ex-seq-3", "choice", {"hash": "bb20ee2b4f7cac50ad5e4d00e0714981"}),
 }

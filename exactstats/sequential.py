@@ -75,6 +75,8 @@ __all__ = [
     "SequentialResult",
     "MixtureMonitor",
     "sequential_test",
+    "StoppingTimes",
+    "stopping_times",
 ]
 
 RULES = ("mixture", "repeated-mcnemar", "posterior-threshold")
@@ -447,6 +449,52 @@ class MixtureMonitor:
         return SequentialResult(
             self.stopped_at, winner, self.questions, self.b, self.c, self.e_value, self.p_value, self.alpha, self.prior
         )
+
+
+class StoppingTimes(NamedTuple):
+    """Per question order: ``questions`` asked when the rule stopped (0: it did not stop) and ``winner``
+    (1: the first model, -1: the second, 0: none)."""
+
+    questions: np.ndarray
+    winner: np.ndarray
+
+
+def stopping_times(
+    x: Any, y: Any, orders: int = 100, seed: int = 0, rule: str = "mixture", alpha: Any = "0.05", prior: int = 1
+) -> StoppingTimes:
+    """Where ``rule`` stops on the same results asked in ``orders`` random orders (NumPy's generator seeded
+    with ``seed``; the first order is the given one). Exact: the rule's integer thresholds, integer counts.
+
+    >>> x, y = [1] * 12 + [0] * 88, [0] * 100
+    >>> st = stopping_times(x, y, orders=3)
+    >>> int(st.questions[0]), int(st.winner[0])  # in the given order: 8 to 0 after question 8
+    (8, 1)
+    >>> bool((st.winner[1:] >= 0).all())
+    True
+    """
+    xs, ys = as_binary_vector(x, "x"), as_binary_vector(y, "y")
+    if len(xs) != len(ys):
+        raise ExactStatsError(f"x and y must have the same length, got {len(xs)} and {len(ys)}")
+    orders = as_int(orders, "orders", minimum=1, maximum=100_000)
+    seed = as_int(seed, "seed", minimum=0)
+    step = (xs - ys)[xs != ys]  # +1: the first model wins a discordant question; -1: the second
+    where = np.flatnonzero(xs != ys) + 1  # the question each discordant one is
+    thresholds = np.asarray(stopping_thresholds(len(step), rule, alpha, prior))[1:]
+    rng = np.random.default_rng(seed)
+    questions, winner = np.zeros(orders, dtype=np.int64), np.zeros(orders, dtype=np.int64)
+    for k in range(orders):
+        order = np.arange(len(xs)) if k == 0 else rng.permutation(len(xs))
+        rank = np.empty(len(xs), dtype=np.int64)
+        rank[order] = np.arange(1, len(xs) + 1)  # when each question is asked
+        asked = np.sort(rank[where - 1])
+        steps = step[np.argsort(rank[where - 1], kind="stable")]
+        b = np.cumsum(steps == 1)
+        m = np.arange(1, len(steps) + 1)
+        hit = np.flatnonzero((np.minimum(b, m - b) <= thresholds) & (2 * b != m))
+        if hit.size:
+            questions[k] = asked[hit[0]]
+            winner[k] = 1 if 2 * b[hit[0]] > m[hit[0]] else -1
+    return StoppingTimes(questions, winner)
 
 
 def sequential_test(x: Any, y: Any, alpha: Any = "0.05", prior: int = 1, max_n: int | None = None) -> SequentialResult:

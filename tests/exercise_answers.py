@@ -69,6 +69,9 @@ def answers() -> dict[str, tuple]:
         "ex-data-4": (int((C.sum(axis=0) == 1).sum()), "exact"),
         "ex-claims-4": (prints_as("71.2", 1500), "list"),
         "ex-claims-5": (es.effective_votes(6, "0.2"), "exact"),
+        "ex-seq-1": (es.mixture_e_value(9, 1), "exact"),
+        "ex-seq-2": (es.false_alarm_probability(10, "repeated-mcnemar"), "exact"),
+        "ex-seq-3": ("b", "choice"),
         # the short checks that close the explanation exercises
         "ex-intro-2": (Fraction(0.7) - Fraction(7, 10), "exact"),
         "ex-intro-3": ("b", "choice"),

@@ -40,6 +40,10 @@ BAD_COMMANDS = [
     ["check", "1.1", "1e999999"],
     ["check", "5.1", "1e999999"],
     ["check", "2.2", "1e999999", "3"],
+    ["sequential", "/nonexistent/file.csv"],
+    ["sequential", "data/shuffled-2000.matrix.parquet", "--models", "a"],
+    ["sequential", "data/shuffled-2000.matrix.parquet", "--alpha", "nan"],
+    ["sequential", "data/shuffled-2000.matrix.parquet", "--shuffle", "-1"],
 ]
 
 

@@ -313,6 +313,27 @@ def truths_data(g: dict, data: Path, real: Path) -> None:
             assert said.group(1) == "about the same"
 
 
+def truths_sequential(g: dict, data: Path, real: Path) -> None:
+    matrix, _ = _panel(data)
+    names, C = list(matrix.index), matrix.to_numpy()
+    tests = {(i, j): _mcnemar(C[i], C[j]) for i in range(len(names)) for j in range(i + 1, len(names))}
+    apart, close = min(tests, key=lambda k: tests[k][2]), max(tests, key=lambda k: tests[k][2])
+    assert {g["close_a"], g["close_b"]} == {names[close[0]], names[close[1]]}
+    b, c, _ = tests[apart]
+    ahead, behind = (apart[0], apart[1]) if b > c else (apart[1], apart[0])
+    assert (g["better"], g["worse"]) == (names[ahead], names[behind])
+    # MMLU-Pro: neighbouring pairs that differ at the end, by scipy's exact binomial test
+    df = _pro(real)
+    ranked = list(_pro_accuracy(df).index)
+    shared = df.groupby("question_id")["model"].nunique() == df["model"].nunique()
+    df = df[df["question_id"].isin(shared[shared].index)]
+    right = (df["pred"] == df["answer_latest"]).astype(int)
+    wide = right.groupby([df["model"], df["question_id"]]).first().unstack()
+    ps = [_mcnemar(wide.loc[a].to_numpy(), wide.loc[b].to_numpy())[2] for a, b in zip(ranked[:-1], ranked[1:])]
+    assert (g["n_differ"], g["n_tied"]) == (sum(p <= 0.05 for p in ps), sum(p > 0.05 for p in ps))
+    assert g["stop_compare"].startswith("peeking stopped") and g["tied_mix"] < g["tied_naive"]
+
+
 CASES = [
     ("difference", flip_leader, truths_difference),
     ("difference", tie_weakest, truths_difference),
@@ -327,8 +348,10 @@ CASES = [
     ("arena", swap_arena_top, truths_arena),
     ("data", swap_cloze_labels, truths_data),
     ("data", flip_leader, truths_data),
+    ("sequential", tie_weakest, truths_sequential),
+    ("sequential", weaken_pro_leader, truths_sequential),
 ]
-DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data"}
+DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data", "sequential"}
 # the perturbations whose data falsify a sentence the chapter cannot reword, with the words of the guard that must
 # stop them (the weakest pair becomes separated; the MMLU-Pro top pair is no longer separated). Every other case
 # must run to the end, so that its sentences are checked: a chapter that stopped on all of them would test nothing.
@@ -391,13 +414,14 @@ def test_the_truths_hold_on_the_shipped_data():
         data, real = _copies(Path(tmp))
         env = {"EXACTSTATS_DATA_DIR": str(data), "EXACTSTATS_REAL_EVALS": str(real)}
         with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-            runs = {ch: pool.submit(run_isolated, ch, env) for ch in ("difference", "panels", "passk", "arena", "data")}
+            runs = {ch: pool.submit(run_isolated, ch, env) for ch in sorted(DATA_CHAPTERS)}
             for chapter, truths in [
                 ("difference", truths_difference),
                 ("panels", truths_panels),
                 ("passk", truths_passk),
                 ("arena", truths_arena),
                 ("data", truths_data),
+                ("sequential", truths_sequential),
             ]:
                 outcome = runs[chapter].result()
                 assert "glued" in outcome, outcome
