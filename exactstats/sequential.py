@@ -58,6 +58,7 @@ from ._validate import (
     as_choice,
     as_int,
     as_probability,
+    refuse_if_too_big,
 )
 
 __all__ = [
@@ -82,6 +83,7 @@ __all__ = [
 RULES = ("mixture", "repeated-mcnemar", "posterior-threshold")
 MAX_EXACT_QUESTIONS = 20_000  # the exact walk at 20,000 steps takes seconds; beyond, the float twins
 MAX_PRIOR = 10_000
+WALK_BITS = 300_000
 
 
 # --- the rules' thresholds ----------------------------------------------------------------------
@@ -263,6 +265,8 @@ def operating_characteristics(
     if pb + pc == 0:
         return OperatingCharacteristics(Fraction(0), Fraction(0), Fraction(0), Fraction(n))
     den, beta, gamma, rho = trinomial_integers(pb, pc)
+    # the walk's weights grow to n log2(den) bits: beyond about 300,000 a run takes minutes
+    refuse_if_too_big(n * math.log2(den), "operating_characteristics", "operating_characteristics_float", WALK_BITS)
     s = beta + gamma
     stopped = list(_walk(ts, beta, gamma))
     weights = list(binomial_weights(n, rho))  # C(n, m) rho^(n-m): m discordant questions, in any order

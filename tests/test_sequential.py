@@ -39,7 +39,7 @@ def e_value_reference(b: int, c: int, a: int = 1) -> Fraction:
     return 2 ** (b + c) * beta(b + a, c + a) / beta(a, a)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def stops_reference(rule: str, b: int, c: int, alpha: Fraction, a: int = 1) -> bool:
     if b == c:
         return False
@@ -210,6 +210,7 @@ def test_monitor_refuses_updates_after_it_stopped():
         (lambda: es.false_alarm_curve(10**6), "stopping_thresholds_float"),
         (lambda: es.operating_characteristics(10**6, "0.1", "0.1"), "operating_characteristics_float"),
         (lambda: es.operating_characteristics(10, "0.6", "0.6"), "p_b \\+ p_c"),
+        (lambda: es.operating_characteristics(20_000, "1/99991", "1/99989"), "operating_characteristics_float"),
         (lambda: es.sequential_test([1, 0], [1]), "same length"),
         (lambda: es.sequential_test([1, 2], [1, 0]), "only 0 and 1"),
         (lambda: es.sequential_test([1, 0], [1, 0], max_n=0), "max_n must"),
