@@ -357,3 +357,12 @@ def test_stopping_times_match_the_monitor_in_every_order(rule):
             r = es.sequential_test(x[order], y[order])
             assert (r.stopped_at or 0) == stop
         assert (st.questions[k], st.winner[k]) == (stop, who)
+
+
+def test_posterior_rule_stops_where_the_exact_posterior_leaves_its_band():
+    ts = es.stopping_thresholds(60, "posterior-threshold")
+    for m, t in enumerate(ts):
+        for b in range(m + 1):
+            p = es.paired_better_probability(b, m - b)
+            leaves = p <= Fraction(1, 20) or p >= Fraction(19, 20)
+            assert leaves == (min(b, m - b) <= t and 2 * b != m), (m, b)
