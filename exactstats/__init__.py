@@ -32,6 +32,12 @@ Function                                      What it computes
 :func:`paired_pass_at_k_difference_float`     Float twin of paired_pass_at_k_difference: (difference, ...
 :func:`pass_at_k_differences`                 Per problem: the unbiased pass@k of model a minus that of ...
 :func:`mean_difference_interval`              The mean of per-problem differences with the exact variance ...
+*consistency (pass^k)*
+:func:`pass_hat_k`                            Unbiased pass^k: the chance that k samples drawn from the n ...
+:func:`g_pass_at_k`                           Unbiased G-Pass@k_tau: the chance that at least ceil(tau * ...
+:func:`mg_pass_at_k`                          Unbiased mG-Pass@k: 2 * integral_{1/2}^{1} G-Pass@k_tau d tau, ...
+:func:`mean_pass_hat_k`                       Mean pass^k over problems given as (n, c) pairs
+:func:`g_pass_at_k_float`                     Float twin of g_pass_at_k, vectorised over arrays of n and c ...
 *votes of independent voters*
 :func:`majority_probability`                  Probability that a majority of k independent voters, each ...
 :func:`majority_probability_float`            Float twin of majority_probability (scipy's binomial ...
@@ -265,6 +271,7 @@ from .condorcet import (
     plurality_probability,
     poisson_binomial_pmf,
 )
+from .consistency import g_pass_at_k, g_pass_at_k_float, mean_pass_hat_k, mg_pass_at_k, pass_hat_k
 from .correlation import (
     ErrorCorrelation,
     design_effect,
@@ -573,6 +580,12 @@ __all__ = [
     "letter_prior_float",
     "remove_letter_prior_float",
     "average_over_orders_float",
+    # consistency: pass^k and G-Pass
+    "pass_hat_k",
+    "g_pass_at_k",
+    "mg_pass_at_k",
+    "mean_pass_hat_k",
+    "g_pass_at_k_float",
     # Bayesian comparisons
     "posterior_mean",
     "paired_better_probability",
