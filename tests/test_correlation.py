@@ -93,8 +93,13 @@ def test_error_correlation_summaries_from_one_matrix(k, n, rnd):
     mean = (R.sum() - k) / (k * (k - 1))
     ec = es.error_correlation_float(E)
     assert ec.mean_phi == pytest.approx(mean, abs=1e-12)
-    assert ec.effective_votes == pytest.approx(k / (1 + (k - 1) * mean))
-    assert es.effective_votes_float(E) == ec.effective_votes
+    if abs(1 + (k - 1) * mean) < 1e-9:  # complementary models: the formula divides by zero, so no value
+        assert ec.effective_votes is None
+        with pytest.raises(ExactStatsError, match="mean phi must exceed"):
+            es.effective_votes_float(E)
+    else:
+        assert ec.effective_votes == pytest.approx(k / (1 + (k - 1) * mean))
+        assert es.effective_votes_float(E) == ec.effective_votes
     assert ec.effective_votes_eigen == pytest.approx(k / np.linalg.eigvalsh(R)[-1])
     assert (ec.ceiling is None) == (mean <= 0)
     if -1 / (k - 1) < mean <= 1:  # the exact function at a rational near the mean: the same formula
