@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from fractions import Fraction
 from typing import Any
 
@@ -152,9 +152,23 @@ def _binary(arr: np.ndarray, name: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def same_length(name_a: str, a: Sequence[Any], name_b: str, b: Sequence[Any]) -> None:
+def same_length(name_a: str, a: Sized, name_b: str, b: Sized) -> None:
     if len(a) != len(b):
         raise ExactStatsError(f"{name_a} and {name_b} must have the same length, got {len(a)} and {len(b)}")
+
+
+MAX_PRIOR = 10_000  # a Beta(a, a) prior with a beyond this says nothing a rational prior could not
+
+
+def as_beta_prior(value: Any, name: str = "prior") -> int:
+    """The whole ``a`` of a Beta(a, a) prior, in [1, 10,000]."""
+    return as_int(value, name, minimum=1, maximum=MAX_PRIOR)
+
+
+def as_sample_counts(n: Any, c: Any, k: Any) -> tuple[int, int, int]:
+    """``n`` samples of which ``c`` pass, and a ``k`` of at least 1 (each caller bounds k by n as it needs)."""
+    n = as_int(n, "n", minimum=1)
+    return n, as_int(c, "c", minimum=0, maximum=n), as_int(k, "k", minimum=1)
 
 
 def as_cell_probabilities(p_b: Any, p_c: Any) -> tuple[Fraction, Fraction]:

@@ -29,25 +29,36 @@ from typing import Any
 import numpy as np
 
 from ._binomial import comb
-from ._validate import ExactStatsError, as_fraction, as_int, log2_comb, refuse_if_too_big
+from ._validate import ExactStatsError, as_fraction, as_int, as_sample_counts, log2_comb, refuse_if_too_big
 
 __all__ = ["pass_hat_k", "g_pass_at_k", "mg_pass_at_k", "mean_pass_hat_k", "g_pass_at_k_float"]
 
 
 def _nck(n: Any, c: Any, k: Any) -> tuple[int, int, int]:
-    n = as_int(n, "n", minimum=1)
-    c = as_int(c, "c", minimum=0, maximum=n)
-    k = as_int(k, "k", minimum=1)
+    n, c, k = as_sample_counts(n, c, k)
     if k > n:
         raise ExactStatsError(f"k must be <= n = {n} (k samples are drawn from the n), got k = {k}")
     refuse_if_too_big(2 * log2_comb(n, k), f"the hypergeometric tail at n = {n}, k = {k}", "g_pass_at_k_float")
     return n, c, k
 
 
-def _tail(n: int, c: int, k: int, at_least: int) -> Fraction:
-    """P(at least ``at_least`` of k draws pass), drawing k of n samples of which c pass."""
-    lo = max(at_least, k - (n - c), 0)
-    return Fraction(sum(comb(c, j) * comb(n - c, k - j) for j in range(lo, min(c, k) + 1)), comb(n, k))
+def _tails(n: int, c: int, k: int) -> list[Fraction]:
+    """``P(at least j of k draws pass)`` for j = 0..k, drawing k of n samples of which c pass: one pass over
+    the hypergeometric weights, summed from the top."""
+    weights = [comb(c, j) * comb(n - c, k - j) for j in range(k + 1)]  # zero where j > c or k - j > n - c
+    total, above = comb(n, k), 0
+    tails = [Fraction(0)] * (k + 1)
+    for j in range(k, -1, -1):
+        above += weights[j]
+        tails[j] = Fraction(above, total)
+    return tails
+
+
+def _tau(tau: Any) -> Fraction:
+    t = as_fraction(tau, "tau")
+    if not 0 < t <= 1:
+        raise ExactStatsError(f"tau must lie in (0, 1], got {t}")
+    return t
 
 
 def pass_hat_k(n: int, c: int, k: int) -> Fraction:
@@ -67,10 +78,8 @@ def g_pass_at_k(n: int, c: int, k: int, tau: Any) -> Fraction:
     (True, Fraction(7, 10))
     """
     n, c, k = _nck(n, c, k)
-    t = as_fraction(tau, "tau")
-    if not 0 < t <= 1:
-        raise ExactStatsError(f"tau must lie in (0, 1], got {t}")
-    return _tail(n, c, k, math.ceil(t * k))
+    need = math.ceil(_tau(tau) * k)
+    return Fraction(sum(comb(c, j) * comb(n - c, k - j) for j in range(need, min(c, k) + 1)), comb(n, k))
 
 
 def mg_pass_at_k(n: int, c: int, k: int) -> Fraction:
@@ -81,11 +90,12 @@ def mg_pass_at_k(n: int, c: int, k: int) -> Fraction:
     (Fraction(7, 15), Fraction(0, 1))
     """
     n, c, k = _nck(n, c, k)
+    tails = _tails(n, c, k)
     total = Fraction(0)
     for j in range(1, k + 1):
         start, end = max(Fraction(j - 1, k), Fraction(1, 2)), Fraction(j, k)
         if end > start:
-            total += (end - start) * _tail(n, c, k, j)
+            total += (end - start) * tails[j]
     return 2 * total
 
 
@@ -111,9 +121,7 @@ def g_pass_at_k_float(n: Any, c: Any, k: int, tau: Any = 1) -> np.ndarray:
 
     ns, cs = np.asarray(n, dtype=np.int64), np.asarray(c, dtype=np.int64)
     k = as_int(k, "k", minimum=1)
-    t = as_fraction(tau, "tau")
-    if not 0 < t <= 1:
-        raise ExactStatsError(f"tau must lie in (0, 1], got {t}")
+    t = _tau(tau)
     if (ns < k).any() or (cs < 0).any() or (cs > ns).any():
         raise ExactStatsError("every n must be >= k and every c within [0, n]")
     need = math.ceil(t * k)

@@ -34,6 +34,7 @@ from ._validate import (
     as_fraction,
     as_int,
     as_probability,
+    as_sample_counts,
     log2_comb,
     refuse_if_too_big,
 )
@@ -63,13 +64,6 @@ ESTIMATORS = ("unbiased", "plugin")
 MAX_SUBSETS = 2_000_000
 
 
-def _check_nck(n: Any, c: Any, k: Any) -> tuple[int, int, int]:
-    n = as_int(n, "n", minimum=1)
-    c = as_int(c, "c", minimum=0, maximum=n)
-    k = as_int(k, "k", minimum=1)
-    return n, c, k
-
-
 def pass_at_k(n: int, c: int, k: int) -> Fraction:
     """Unbiased pass@k estimate, exactly: ``1 - C(n-c, k) / C(n, k)``.
 
@@ -79,7 +73,7 @@ def pass_at_k(n: int, c: int, k: int) -> Fraction:
     >>> [str(pass_at_k(5, 2, k)) for k in range(1, 6)]
     ['2/5', '7/10', '9/10', '1', '1']
     """
-    n, c, k = _check_nck(n, c, k)
+    n, c, k = as_sample_counts(n, c, k)
     if k > n:
         raise ExactStatsError(f"k must be <= n = {n} (the unbiased estimator draws k of the n samples), got k = {k}")
     if n - c < k:
@@ -94,7 +88,7 @@ def pass_at_k_plugin(n: int, c: int, k: int) -> Fraction:
     >>> [str(pass_at_k_plugin(5, 2, k)) for k in range(1, 6)]
     ['2/5', '16/25', '98/125', '544/625', '2882/3125']
     """
-    n, c, k = _check_nck(n, c, k)
+    n, c, k = as_sample_counts(n, c, k)
     return 1 - (1 - Fraction(c, n)) ** k
 
 
@@ -225,7 +219,7 @@ def pass_at_k_variance_estimate(n: int, c: int, k: int) -> Fraction:
     >>> pass_at_k_variance_estimate(10, 4, 2)
     Fraction(5, 126)
     """
-    n, c, k = _check_nck(n, c, k)
+    n, c, k = as_sample_counts(n, c, k)
     if 2 * k > n:
         raise ExactStatsError(
             f"k must be <= n/2 = {n // 2} for an unbiased variance estimate (it draws 2k samples), got {k}"

@@ -53,12 +53,14 @@ import numpy as np
 from ._binomial import _mpz, binomial_weights, comb, reduced_fraction, trinomial_integers
 from ._validate import (
     ExactStatsError,
+    as_beta_prior,
     as_binary_vector,
     as_cell_probabilities,
     as_choice,
     as_int,
     as_probability,
     refuse_if_too_big,
+    same_length,
 )
 
 __all__ = [
@@ -82,7 +84,6 @@ __all__ = [
 
 RULES = ("mixture", "repeated-mcnemar", "posterior-threshold")
 MAX_EXACT_QUESTIONS = 20_000  # the exact walk at 20,000 steps takes seconds; beyond, the float twins
-MAX_PRIOR = 10_000
 WALK_BITS = 300_000
 
 
@@ -96,10 +97,6 @@ def _alpha(alpha: Any, rule: str) -> Fraction:
     return a
 
 
-def _prior(prior: Any) -> int:
-    return as_int(prior, "prior", minimum=1, maximum=MAX_PRIOR)
-
-
 def mixture_e_value(b: int, c: int, prior: int = 1) -> Fraction:
     """E-value of the Beta(prior, prior) mixture after ``b`` discordant questions won by the first model
     and ``c`` by the second: ``2**(b+c) B(b + prior, c + prior) / B(prior, prior)``, exactly.
@@ -111,7 +108,7 @@ def mixture_e_value(b: int, c: int, prior: int = 1) -> Fraction:
     """
     b = as_int(b, "b", minimum=0)
     c = as_int(c, "c", minimum=0)
-    a = _prior(prior)
+    a = as_beta_prior(prior)
     num, den = _mixture_terms(b + c, b, a)
     return reduced_fraction(num, den)
 
@@ -154,7 +151,7 @@ def stopping_thresholds(horizon: int, rule: str = "mixture", alpha: Any = "0.05"
     horizon = as_int(horizon, "horizon", minimum=0)
     rule = as_choice(rule, "rule", RULES)
     alpha = _alpha(alpha, rule)
-    a = _prior(prior)
+    a = as_beta_prior(prior)
     if horizon > MAX_EXACT_QUESTIONS:
         raise ExactStatsError(
             f"horizon must be at most {MAX_EXACT_QUESTIONS:,} for exact thresholds, got {horizon:,}; "
@@ -181,7 +178,7 @@ def stopping_thresholds_float(horizon: int, rule: str = "mixture", alpha: Any = 
     horizon = as_int(horizon, "horizon", minimum=0)
     rule = as_choice(rule, "rule", RULES)
     al = float(_alpha(alpha, rule))
-    a = _prior(prior)
+    a = as_beta_prior(prior)
     m = np.arange(horizon + 1)
     cap = (m + 1) // 2 - 1
     b = np.arange(horizon // 2 + 1)
@@ -202,6 +199,13 @@ def stopping_thresholds_float(horizon: int, rule: str = "mixture", alpha: Any = 
 # --- the walk ------------------------------------------------------------------------------------
 
 
+def _running(lo: int, size: int, m: int, t: int) -> tuple[int, int]:
+    """The b of the walks still running after step m, ``[keep_lo, keep_hi]``, from those at ``lo .. lo+size-1``:
+    the rule stops at ``min(b, m - b) <= t`` (capped below m/2: b = c never stops)."""
+    t = min(int(t), (m + 1) // 2 - 1)
+    return max(lo, t + 1), min(lo + size - 1, m - t - 1)
+
+
 def _walk(thresholds: Sequence[int], beta: int, gamma: int) -> Iterator[tuple[Any, Any]]:
     """For m = 0, 1, ...: the weight of the walks stopped by step m for the first model (b high) and for
     the second, each walk weighted ``beta**b gamma**c`` and scaled by ``(beta + gamma)**m``."""
@@ -218,8 +222,7 @@ def _walk(thresholds: Sequence[int], beta: int, gamma: int) -> Iterator[tuple[An
             w[0], w[-1] = stay[0], up[-1]
             w[1:-1] = up[:-1] + stay[1:]
             v = w
-        t = min(t, (m + 1) // 2 - 1)
-        keep_lo, keep_hi = max(lo, t + 1), min(lo + len(v) - 1, m - t - 1)
+        keep_lo, keep_hi = _running(lo, len(v), m, t)
         if keep_lo > lo:
             second += sum(v[: keep_lo - lo], _mpz(0))
         if keep_hi < lo + len(v) - 1:
@@ -261,14 +264,14 @@ def operating_characteristics(
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
     _check_size(n, "operating_characteristics_float")
-    ts = stopping_thresholds(n, rule, alpha, prior)
-    if pb + pc == 0:
+    if pb + pc == 0:  # no question is ever discordant: the rule never stops (its arguments still checked)
+        stopping_thresholds(0, rule, alpha, prior)
         return OperatingCharacteristics(Fraction(0), Fraction(0), Fraction(0), Fraction(n))
     den, beta, gamma, rho = trinomial_integers(pb, pc)
     # the walk's weights grow to n log2(den) bits: beyond about 300,000 a run takes minutes
     refuse_if_too_big(n * math.log2(den), "operating_characteristics", "operating_characteristics_float", WALK_BITS)
     s = beta + gamma
-    stopped = list(_walk(ts, beta, gamma))
+    stopped = list(_walk(stopping_thresholds(n, rule, alpha, prior), beta, gamma))
     weights = list(binomial_weights(n, rho))  # C(n, m) rho^(n-m): m discordant questions, in any order
     first = sum((w * f for w, (f, _) in zip(weights, stopped)), _mpz(0))
     second = sum((w * g for w, (_, g) in zip(weights, stopped)), _mpz(0))
@@ -324,8 +327,7 @@ def _walk_float(thresholds: Any, theta: float) -> tuple[np.ndarray, np.ndarray]:
             w[1:] += v * theta
             w[:-1] += v * (1 - theta)
             v = w
-        t = min(int(t), (m + 1) // 2 - 1)
-        keep_lo, keep_hi = max(lo, t + 1), min(lo + len(v) - 1, m - t - 1)
+        keep_lo, keep_hi = _running(lo, len(v), m, t)
         g += v[: max(keep_lo - lo, 0)].sum()
         f += v[max(keep_hi + 1 - lo, 0) :].sum()
         v = v[keep_lo - lo : keep_hi - lo + 1] if keep_lo <= keep_hi else v[:0]
@@ -399,6 +401,13 @@ class SequentialResult:
         )
 
 
+def _outcome(value: Any, name: str) -> int:
+    """One 0/1 outcome (a bool, or a whole number 0 or 1), checked without building an array."""
+    if value in (0, 1) and not isinstance(value, float):
+        return int(value)
+    return as_int(value, name, minimum=0, maximum=1)
+
+
 class MixtureMonitor:
     """The mixture rule one question at a time, for a run that is still going.
 
@@ -411,7 +420,7 @@ class MixtureMonitor:
 
     def __init__(self, alpha: Any = "0.05", prior: int = 1) -> None:
         self.alpha = _alpha(alpha, "mixture")
-        self.prior = _prior(prior)
+        self.prior = as_beta_prior(prior)
         self.b = self.c = self.questions = 0
         self.stopped_at: int | None = None
         self._num, self._den = _mixture_terms(0, 0, self.prior)  # E = num / den, kept unreduced
@@ -421,7 +430,7 @@ class MixtureMonitor:
         """Add the next question's two 0/1 outcomes; True once the rule has stopped (later calls are refused)."""
         if self.stopped_at is not None:
             raise ExactStatsError(f"the rule stopped after question {self.stopped_at}; start a new monitor")
-        x, y = as_binary_vector([first_right, second_right], "outcomes")
+        x, y = _outcome(first_right, "first_right"), _outcome(second_right, "second_right")
         self.questions += 1
         if x != y:  # E(m+1) = E(m) * 2 (wins + a) / (m + 2a): one exact multiplication per discordant question
             wins = self.b if x else self.c
@@ -477,8 +486,7 @@ def stopping_times(
     True
     """
     xs, ys = as_binary_vector(x, "x"), as_binary_vector(y, "y")
-    if len(xs) != len(ys):
-        raise ExactStatsError(f"x and y must have the same length, got {len(xs)} and {len(ys)}")
+    same_length("x", xs, "y", ys)
     orders = as_int(orders, "orders", minimum=1, maximum=100_000)
     seed = as_int(seed, "seed", minimum=0)
     step = (xs - ys)[xs != ys]  # +1: the first model wins a discordant question; -1: the second
@@ -490,8 +498,9 @@ def stopping_times(
         order = np.arange(len(xs)) if k == 0 else rng.permutation(len(xs))
         rank = np.empty(len(xs), dtype=np.int64)
         rank[order] = np.arange(1, len(xs) + 1)  # when each question is asked
-        asked = np.sort(rank[where - 1])
-        steps = step[np.argsort(rank[where - 1], kind="stable")]
+        when = rank[where - 1]  # when each discordant question is asked
+        by_time = np.argsort(when)
+        asked, steps = when[by_time], step[by_time]
         b = np.cumsum(steps == 1)
         m = np.arange(1, len(steps) + 1)
         hit = np.flatnonzero((np.minimum(b, m - b) <= thresholds) & (2 * b != m))
@@ -513,11 +522,10 @@ def sequential_test(x: Any, y: Any, alpha: Any = "0.05", prior: int = 1, max_n: 
     """
     xs = as_binary_vector(x, "x")
     ys = as_binary_vector(y, "y")
-    if len(xs) != len(ys):
-        raise ExactStatsError(f"x and y must have the same length, got {len(xs)} and {len(ys)}")
+    same_length("x", xs, "y", ys)
     monitor = MixtureMonitor(alpha, prior)
     limit = len(xs) if max_n is None else min(len(xs), as_int(max_n, "max_n", minimum=1))
-    for i in range(limit):
-        if monitor.update(int(xs[i]), int(ys[i])):
+    for u, v in zip(xs[:limit].tolist(), ys[:limit].tolist()):
+        if monitor.update(u, v):
             break
     return monitor.result()
