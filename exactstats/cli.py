@@ -77,7 +77,8 @@ def _show(x: Fraction | int, full: bool) -> str:
     )
 
 
-def _json_value(x: Fraction | int | None, full: bool) -> dict[str, Any]:
+def json_value(x: Fraction | int | None, full: bool) -> dict[str, Any]:
+    """An exact value for JSON output: ``exact`` (null past 500 digits, then ``exact_digits``) and ``decimal``."""
     if x is None:
         return {"exact": None}
     x = Fraction(x)
@@ -92,7 +93,7 @@ def _json_value(x: Fraction | int | None, full: bool) -> dict[str, Any]:
 def _emit(args: argparse.Namespace, exact: Any, decimal: float, text: str, **extra: Any) -> None:
     if args.json:
         payload = {
-            **_json_value(exact if isinstance(exact, (Fraction, int)) else None, args.exact),
+            **json_value(exact if isinstance(exact, (Fraction, int)) else None, args.exact),
             "decimal": safe_float(decimal),
             **extra,
         }
@@ -107,7 +108,7 @@ def cmd_passk(args: argparse.Namespace) -> None:
     unbiased = pass_at_k(args.n, args.c, args.k)
     plugin = pass_at_k_plugin(args.n, args.c, args.k)
     text = f"pass@{args.k} (unbiased)  {_show(unbiased, args.exact)}\npass@{args.k} (plug-in)   {_show(plugin, args.exact)}"
-    _emit(args, unbiased, safe_float(unbiased), text, plugin=_json_value(plugin, args.exact))
+    _emit(args, unbiased, safe_float(unbiased), text, plugin=json_value(plugin, args.exact))
 
 
 def cmd_condorcet(args: argparse.Namespace) -> None:

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import ExactStatsError, as_fraction, as_int, as_probability
-from ..sequential import MAX_EXACT_QUESTIONS, MixtureMonitor, SequentialResult
+from .._validate import ExactStatsError, as_beta_prior, as_fraction, as_int, as_probability
+from ..cli import json_value
+from ..sequential import MAX_EXACT_QUESTIONS, MixtureMonitor, SequentialResult, sequential_test
 from .importers import ModelRows, assemble, read_models
 
 __all__ = ["Pair", "read_pair", "shuffled", "add_arguments", "main", "watch"]
@@ -112,10 +113,7 @@ def _summary(pair: Pair, r: SequentialResult, horizon_alarm: tuple[str, float] |
         "second_only_right": r.c,
         "e_value": float(r.e_value),
         "threshold": float(1 / r.alpha),
-        "anytime_p_value": {
-            "exact": str(r.p_value) if len(str(r.p_value)) < 200 else None,
-            "decimal": float(r.p_value),
-        },
+        "anytime_p_value": json_value(r.p_value, full=False),
         "alpha": str(r.alpha),
         "prior": f"Beta({r.prior}, {r.prior})",
         "guarantee": f"for two equally good models the rule ever declares a winner with chance at most {r.alpha}",
@@ -189,7 +187,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _options(args: argparse.Namespace) -> tuple[Fraction, int, int | None]:
     alpha = as_probability(args.alpha, "--alpha", open_low=True, open_high=True)
-    prior = as_int(args.prior, "--prior", minimum=1, maximum=10_000)
+    prior = as_beta_prior(args.prior, "--prior")
     max_n = None if args.max_n is None else as_int(args.max_n, "--max-n", minimum=1)
     return alpha, prior, max_n
 
@@ -202,11 +200,7 @@ def main(args: argparse.Namespace) -> None:
     pair = read_pair(args.inputs, args.models, args.metric)
     if args.shuffle is not None:
         pair = shuffled(pair, as_int(args.shuffle, "--shuffle", minimum=0))
-    monitor = MixtureMonitor(alpha, prior)
-    for i in range(len(pair.ids) if max_n is None else min(max_n, len(pair.ids))):
-        if monitor.update(int(pair.x[i]), int(pair.y[i])):
-            break
-    r = monitor.result()
+    r = sequential_test(pair.x, pair.y, alpha, prior, max_n)
     s = _summary(pair, r, _false_alarm(r.questions, alpha, prior))
     print(json.dumps(s) if args.json else _text(s))
 
@@ -230,7 +224,7 @@ def watch(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic)
     monitor, done, last_news = MixtureMonitor(alpha, prior), 0, clock()
     pair = None
     while True:
-        pair = _reread(args, pair)
+        pair = _reread(args, pair, interval)
         for i in range(done, len(pair.ids) if max_n is None else min(max_n, len(pair.ids))):
             monitor.update(int(pair.x[i]), int(pair.y[i]))
             print(_line(pair, i, monitor, args.json), flush=True)
@@ -251,12 +245,12 @@ def _seconds(value: str, name: str) -> float:
     return float(seconds)
 
 
-def _reread(args: argparse.Namespace, previous: Pair | None) -> Pair:
+def _reread(args: argparse.Namespace, previous: Pair | None, interval: float) -> Pair:
     """The pair as the files stand now; a file caught mid-write is read again once before giving up."""
     try:
         pair = read_pair(args.inputs, args.models, args.metric, partial=True)
     except ExactStatsError:
-        time.sleep(min(_seconds(args.interval, "--interval"), 5.0))
+        time.sleep(min(interval, 5.0))
         pair = read_pair(args.inputs, args.models, args.metric, partial=True)
     if previous is not None and pair.ids[: len(previous.ids)] != previous.ids:
         raise ExactStatsError(
