@@ -307,21 +307,41 @@ def clustered_standard_error_float(scores: Any, clusters: Any, correction: str =
     return float(variance**0.5)
 
 
-def clustered_interval_float(
-    scores: Any, clusters: Any, confidence: Any = "0.95", correction: str = "G/(G-1)"
-) -> Interval:
-    """Normal interval for the mean score with the clustered standard error, as floats.
+INTERVAL_REFERENCES = ("t", "normal")
 
-    With every score its own cluster and the ``G/(G-1)`` correction this is the usual
-    ``mean +- z s / sqrt(n)`` interval with the ``n - 1`` standard deviation.
+
+def clustered_interval_float(
+    scores: Any, clusters: Any, confidence: Any = "0.95", correction: str = "G/(G-1)", reference: str = "t"
+) -> Interval:
+    """Interval for the mean score with the clustered standard error, as floats.
+
+    ``reference="t"`` (the default) takes the quantile of Student's t on ``G - 1`` degrees of
+    freedom for ``G`` clusters, as Cameron and Miller advise for few clusters (with ``G/(G-1)``
+    this is the usual one-sample t interval when every score is its own cluster);
+    ``reference="normal"`` takes the normal quantile.
 
     >>> lo, hi = clustered_interval_float([1, 0, 1, 1, 0, 1], ["a", "a", "b", "b", "c", "c"])
+    >>> round(lo, 3), round(hi, 3)  # t on 2 degrees of freedom: wide, as three clusters should be
+    (-0.05, 1.384)
+    >>> lo, hi = clustered_interval_float([1, 0, 1, 1, 0, 1], ["a", "a", "b", "b", "c", "c"], reference="normal")
     >>> round(lo, 3), round(hi, 3)
     (0.34, 0.993)
     """
-    mean = float(_float_scores(scores, clusters)[0].mean())
-    half = z_value_float(confidence) * clustered_standard_error_float(scores, clusters, correction)
-    return Interval(mean - half, mean + half)
+    reference = as_choice(reference, "reference", INTERVAL_REFERENCES)
+    x, label = _float_scores(scores, clusters)
+    se = clustered_standard_error_float(scores, clusters, correction)
+    groups = int(label.max()) + 1
+    if reference == "normal":
+        quantile = z_value_float(confidence)
+    else:
+        if groups < 2:
+            raise ExactStatsError(f"clusters must name at least 2 clusters for a t interval, got {groups}")
+        from scipy.stats import t as student_t
+
+        level = float(as_probability(confidence, "confidence", open_low=True, open_high=True))
+        quantile = float(student_t.ppf(0.5 + level / 2, groups - 1))
+    mean = float(x.mean())
+    return Interval(mean - quantile * se, mean + quantile * se)
 
 
 class RepeatVariance(NamedTuple):

@@ -30,6 +30,7 @@ __all__ = [
     "redraw_counts",
     "top_stays_top_float",
     "top_three_keep_order_float",
+    "top_stays_top_clustered_float",
     "SplitHalf",
     "split_half_float",
     "SplitHalfExact",
@@ -308,3 +309,31 @@ def split_half_two_models(b: int, c: int, questions: int) -> SplitHalfExact:
                 held += w * (second if first > 0 else -second)
     total = comb(questions, half)
     return SplitHalfExact(Fraction(agree2, 2 * total), Fraction(sel, total * half), Fraction(held, total * half))
+
+
+def top_stays_top_clustered_float(S: Any, draws: int = 2000, seed: Any = 0) -> float:
+    """Share of redraws of the questions in which the full-set leader is first, when questions repeat.
+
+    ``S`` is models x questions, each entry a model's right answers over that question's samples
+    (epochs); a redraw draws whole questions with replacement, never single samples, so the spread
+    between questions is what varies. Ties are broken at random; the leader is the row with the
+    most right answers (the lower row on a tie).
+
+    >>> top_stays_top_clustered_float([[3, 3, 2, 3], [0, 1, 0, 0]], draws=100)
+    1.0
+    """
+    S = np.asarray(S)
+    if S.ndim != 2 or 0 in S.shape or S.dtype.kind not in "iu" or (S < 0).any():
+        raise ExactStatsError(f"S must be a models x questions matrix of counts >= 0, got shape {S.shape}")
+    draws = as_int(draws, "draws", minimum=1)
+    rng = np.random.default_rng(seed)
+    top = int(np.argsort(-S.sum(axis=1), kind="stable")[0])
+    questions = S.shape[1]
+    block = max(1, _BLOCK_CELLS // questions)
+    hits = 0
+    for start in range(0, draws, block):
+        size = min(block, draws - start)
+        W = redraw_counts(questions, questions, size, rng)  # draws x questions: how often each is drawn
+        scores = W.astype(np.float64) @ S.T.astype(np.float64)
+        hits += int(np.sum((scores + rng.random(scores.shape) * 0.5).argmax(axis=1) == top))
+    return hits / draws

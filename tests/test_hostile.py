@@ -90,6 +90,13 @@ def test_python_api_refuses_with_one_error_class():
         lambda: es.expected_best_accuracy(100, "1/4", 10**9),
         lambda: es.clopper_pearson_interval(10**5, 10**6),  # minutes of exact work: refused, naming the twin
         lambda: es.paired_equivalence_p_value(5, 5, 10**7, "0.01"),
+        lambda: es.sign_flip_p_value([float("inf"), 1]),
+        lambda: es.sign_flip_p_value([Decimal("NaN"), 1]),
+        lambda: es.sign_flip_p_value_float(["1e-300", 1, -1]),  # a scale of 1e300 steps: refused, not run
+        lambda: es.sign_flip_p_value([1, 2], alternative=None),
+        lambda: es.clustered_paired_comparison([1, 0, 2], [0, 0, 1], [1, 2, 3]),
+        lambda: es.clustered_paired_comparison([1, 0], [0, 0], [1]),
+        lambda: es.cluster_sums([[1, 0]], ["a"]),
     ):
         with pytest.raises(es.ExactStatsError):
             call()

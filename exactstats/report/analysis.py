@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import ExactStatsError, as_int
+from ..clustered import cluster_sums, sign_flip_p_value, sign_flip_p_value_float
 from ..correlation import error_correlation_float
 from ..errorbars import clustered_interval_float, wilson_interval_float
 from ..multiplicity import bh_adjust_float, holm_adjust_float, holm_reject_screened, tiers_from_separation
@@ -27,7 +28,7 @@ from ..paired import (
     unpaired_difference_interval,
 )
 from ..power import questions_needed
-from ..resampling import top_stays_top_float
+from ..resampling import top_stays_top_clustered_float, top_stays_top_float
 from ..voting import binary_majority_accuracy, majority_vote_accuracy
 from .importers import ResultSet
 
@@ -70,7 +71,7 @@ class AdjacentPair:
     c: int
     gap: float
     paired95: list[float]
-    unpaired95: list[float]
+    unpaired95: list[float] | None  # None when questions repeat (the rows of one model are not independent)
     p: float
     p_exact: str
     p_holm: float
@@ -89,10 +90,13 @@ class PairTest:
     q_bh: float | None = None  # Benjamini-Hochberg (or -Yekutieli) adjusted, with --fdr
 
 
+MCNEMAR = "exact McNemar over questions"
+
+
 @dataclass
 class Report:
     models: int
-    questions: int
+    questions: int  # the units of every test and interval: distinct questions, however often each was asked
     dropped_by_intersect: int
     sources: list[str]
     leaderboard: list[LeaderboardEntry]
@@ -107,6 +111,8 @@ class Report:
     )
     provenance: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    rows: int | None = None  # (question, sample) rows; more than questions when questions repeat (epochs)
+    paired_test: str = MCNEMAR
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -150,20 +156,26 @@ class PairTable:
     holm_float: dict[tuple[int, int], float]  # Holm-adjusted, for display
     separated: dict[tuple[int, int], bool]
     exact: dict[tuple[int, int], Fraction]  # the pairs whose exact p-value was computed
+    sums: np.ndarray | None = None  # right answers per model and question when questions repeat
 
 
-def pair_table(C: np.ndarray, exact_all: bool = False) -> PairTable:
+def pair_table(C: np.ndarray, exact_all: bool = False, sums: np.ndarray | None = None) -> PairTable:
+    """Every pair's p-value and Holm decision; with ``sums`` (models x questions, right answers per
+    question over its repeated samples) the test is the sign-flip test over questions, else McNemar."""
     b, c = discordance_matrices(C)
     k = C.shape[0]
     keys = [(i, j) for i in range(k) for j in range(i + 1, k)]
     iu = np.triu_indices(k, 1)
-    pf = mcnemar_p_values_float(b[iu], c[iu])
+    if sums is None:
+        pf = mcnemar_p_values_float(b[iu], c[iu])
+    else:
+        pf = np.array([sign_flip_p_value_float(sums[i] - sums[j]) for i, j in keys])
     exact: dict[tuple[int, int], Fraction] = {}
 
     def exact_p(n: int) -> Fraction:
         i, j = keys[n]
         if (i, j) not in exact:
-            exact[(i, j)] = mcnemar_p_value(int(b[i, j]), int(c[i, j]))
+            exact[(i, j)] = _exact_pair_p(i, j, b, sums)
         return exact[(i, j)]
 
     if exact_all:
@@ -172,16 +184,31 @@ def pair_table(C: np.ndarray, exact_all: bool = False) -> PairTable:
         pf = np.array([float(exact[key]) for key in keys])
     reject, _ = holm_reject_screened(pf, exact_p, ALPHA) if keys else ([], [])
     return PairTable(
-        b, dict(zip(keys, pf.tolist())), dict(zip(keys, holm_adjust_float(pf).tolist())), dict(zip(keys, reject)), exact
+        b,
+        dict(zip(keys, pf.tolist())),
+        dict(zip(keys, holm_adjust_float(pf).tolist())),
+        dict(zip(keys, reject)),
+        exact,
+        sums,
     )
 
 
-def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all: bool = False) -> list[AdjacentPair]:
+def _exact_pair_p(i: int, j: int, b: np.ndarray, sums: np.ndarray | None) -> Fraction:
+    if sums is None:
+        return mcnemar_p_value(int(b[i, j]), int(b[j, i]))
+    return sign_flip_p_value((sums[i] - sums[j]).tolist())
+
+
+def adjacent_pairs(
+    C: np.ndarray, models: list[str], table: PairTable, exact_all: bool = False, clusters: np.ndarray | None = None
+) -> list[AdjacentPair]:
     """Adjacent pairs with Holm over the k - 1 of them: p-values in floats, each separation decided exactly.
 
     A p-value within a safety margin of its Holm threshold is recomputed exactly
     (``holm_reject_screened``), so the decisions equal the all-exact ones; ``p_exact`` holds
-    the exact value where one was computed (every pair with ``exact_all``).
+    the exact value where one was computed (every pair with ``exact_all``). When questions repeat
+    (``table.sums``), the interval is clustered by question (Student t) and the unpaired interval and
+    the questions needed (both for independent rows) are left out.
     """
     k, q = C.shape
     keys = [(i, i + 1) for i in range(k - 1)]
@@ -191,7 +218,7 @@ def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all
     def exact_p(n: int) -> Fraction:
         i, j = keys[n]
         if (i, j) not in table.exact:
-            table.exact[(i, j)] = mcnemar_p_value(int(table.b[i, j]), int(table.b[j, i]))
+            table.exact[(i, j)] = _exact_pair_p(i, j, table.b, table.sums)
         return table.exact[(i, j)]
 
     if exact_all:
@@ -204,18 +231,24 @@ def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all
     out = []
     for n, (i, j) in enumerate(keys):
         b, c = int(table.b[i, j]), int(table.b[j, i])
-        iv = paired_difference_interval(b, c, q)
-        uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
-        need = questions_needed(Fraction(b + c, q), Fraction(b - c, q)).n if b != c else None
+        if table.sums is None:
+            iv = paired_difference_interval(b, c, q)
+            paired, gap = [iv.lower, iv.upper], float(iv.difference)
+            uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
+            unpaired: list[float] | None = [uv.lower, uv.upper]
+            need = questions_needed(Fraction(b + c, q), Fraction(b - c, q)).n if b != c else None
+        else:
+            cv = clustered_interval_float((C[i] - C[j]).tolist(), np.asarray(clusters).tolist())
+            paired, gap, unpaired, need = [cv.lower, cv.upper], (b - c) / q, None, None
         out.append(
             AdjacentPair(
                 models[i],
                 models[j],
                 b,
                 c,
-                float(iv.difference),
-                [iv.lower, iv.upper],
-                [uv.lower, uv.upper],
+                gap,
+                paired,
+                unpaired,
                 float(pf[n]),
                 short_exact(table.exact[(i, j)]) if (i, j) in table.exact else "",
                 float(holm[n]),
@@ -226,8 +259,11 @@ def adjacent_pairs(C: np.ndarray, models: list[str], table: PairTable, exact_all
     return out
 
 
-def stability(C: np.ndarray, draws: int, seed: int, progress: bool) -> dict[str, Any]:
-    """How often the leader stays first when all questions are redrawn (one call; a progress bar if asked)."""
+def stability(C: np.ndarray, draws: int, seed: int, progress: bool, sums: np.ndarray | None = None) -> dict[str, Any]:
+    """How often the leader stays first when all questions are redrawn (one call; a progress bar if asked).
+    When questions repeat, whole questions (with all their samples) are redrawn."""
+    if sums is not None:
+        return {"n": sums.shape[1], "draws": draws, "share": top_stays_top_clustered_float(sums, draws, seed)}
     q = C.shape[1]
     bar = None
     if progress:
@@ -276,19 +312,22 @@ def analyse(
     C = rs.correct[order]
     models = [rs.models[i] for i in order]
     k = C.shape[0]
-    table = pair_table(C, exact_all)
+    sums = cluster_sums(C, rs.clusters.tolist())[0] if rs.repeated and rs.clusters is not None else None
+    table = pair_table(C, exact_all, sums)
     report = Report(
         models=k,
-        questions=C.shape[1],
+        questions=C.shape[1] if sums is None else sums.shape[1],
         dropped_by_intersect=rs.dropped,
         sources=rs.sources,
         leaderboard=leaderboard(C, models, rs.clusters),
-        adjacent_pairs=adjacent_pairs(C, models, table, exact_all),
+        adjacent_pairs=adjacent_pairs(C, models, table, exact_all, rs.clusters),
         all_pairs=[
             PairTest(models[i], models[j], int(table.b[i, j]), int(table.b[j, i]), p, table.holm_float[(i, j)])
             for (i, j), p in table.p_float.items()
         ],
         tiers=[[models[i] for i in t] for t in tiers_from_separation(lambda i, j: table.separated[(i, j)], k)],
+        rows=C.shape[1],
+        paired_test=MCNEMAR if sums is None else f"exact sign-flip test over {sums.shape[1]} questions",
     )
     if fdr is not None and report.all_pairs:
         if fdr not in ("bh", "by"):
@@ -299,7 +338,7 @@ def analyse(
         found = int(np.sum(qs <= float(ALPHA)))
         report.extra["fdr"] = {"method": fdr, "discoveries": found, "pairs": len(qs)}
     if k >= 2:
-        report.leader_stays_first = stability(C, draws, seed, progress)
+        report.leader_stays_first = stability(C, draws, seed, progress, sums)
         report.phi = error_correlation(C)
         if rs.choices is not None and rs.answers is not None:
             vote = majority_vote_accuracy(rs.choices[order], rs.answers)
@@ -330,13 +369,21 @@ def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str])
 def reading_notes(r: Report) -> list[str]:
     """What a reader must know to read the numbers right, chosen from the results."""
     out = []
+    if r.rows is not None and r.rows != r.questions:
+        out.append(
+            f"Each question was asked more than once ({r.rows} rows, {r.questions} questions): the pair tests are "
+            "exact sign-flip tests over questions, the paired intervals are clustered by question (Student t), "
+            "redraws draw whole questions, and the Wilson intervals, which treat every row as independent, "
+            "are too narrow; read the clustered ones."
+        )
     if any(e.clustered_clipped for e in r.leaderboard):
         out.append("Some clustered intervals left [0, 1] (normal approximation) and are shown cut back to it.")
     few = [e.clusters for e in r.leaderboard if e.clusters is not None and e.clusters < FEW_CLUSTERS]
     if few:
         out.append(
-            f"Only {few[0]} clusters: a clustered standard error from fewer than {FEW_CLUSTERS} clusters is "
-            "itself unreliable; read the clustered intervals as rough."
+            f"Only {few[0]} clusters: the clustered intervals use Student t on {few[0] - 1} degrees of freedom, "
+            f"but a clustered standard error from fewer than {FEW_CLUSTERS} clusters is itself unreliable; "
+            "read them as rough."
         )
     if r.phi and r.phi["effective_votes"] is None:
         out.append(

@@ -10,7 +10,8 @@ purpose and says how many were dropped). Formats:
 
 - wide table (``.csv`` / ``.parquet``): a ``model`` column, then one column per question id, 0/1;
 - long table: columns ``model``, ``question_id``, ``correct`` and optionally ``subject`` or
-  ``cluster``, ``chosen``, ``answer`` (option indices 0, 1, ... or letters A, B, ...), and
+  ``cluster``, ``epoch`` (several samples per question: each row is then ``id#epoch`` and the
+  question is its cluster, as for Inspect's epochs), ``chosen``, ``answer`` (option indices 0, 1, ... or letters A, B, ...), and
   ``p_A``, ``p_B``, ... (each option's probability: the report then adds calibration);
 - lm-evaluation-harness ``--log_samples`` output: ``samples_{task}_{time}.jsonl`` files (one
   JSON object per line with ``doc_id`` and a 0/1 metric, ``acc`` by default), or a folder
@@ -24,7 +25,7 @@ purpose and says how many were dropped). Formats:
   format): ``eval.model`` names the model, each sample's first score is C (correct) / I
   (incorrect) or a number 0/1. With several epochs each (sample, epoch) is a column
   ``id#epoch`` and the question id is its cluster, so intervals treat repeated samples of
-  one question as one unit.
+  one question as one unit and the paired tests run over questions (``ResultSet.repeated``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ class ResultSet:
     question_ids: list[str]
     correct: np.ndarray  # models x questions, int64 0/1
     clusters: np.ndarray | None = None
+    # True when each cluster is one question asked several times (epochs): tests then run over questions
+    repeated: bool = False
     choices: np.ndarray | None = None
     answers: np.ndarray | None = None
     probabilities: np.ndarray | None = None  # models x questions x options (p_A, p_B, ... columns)
@@ -72,6 +75,7 @@ class ModelRows:
     probs: np.ndarray | None = None  # questions x options, when the input has p_A, p_B, ...
     kind: str = "table"  # table | lm-eval | inspect; an lm-eval model's task files are merged
     notes: list[str] = field(default_factory=list)
+    repeated: bool = False  # the cluster is the question, each row one of its samples (epochs)
 
 
 def _binary_array(values: Any, where: Any) -> np.ndarray:
@@ -170,6 +174,14 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
     cols = set(df.columns)
     cluster_col = "cluster" if "cluster" in cols else ("subject" if "subject" in cols else None)
     df = df.reset_index(drop=True)
+    repeated = "epoch" in cols  # several samples per question: the question is the cluster, a row is id#epoch
+    notes: list[str] = []
+    if repeated:
+        if df["epoch"].isna().any():
+            raise ExactStatsError(f"{path}, row {int(np.flatnonzero(df['epoch'].isna())[0]) + 2}: empty epoch")
+        if cluster_col:
+            notes.append(f"{path}: with an 'epoch' column the question is the cluster; '{cluster_col}' is not used")
+        cluster_col = "question_id"
 
     def row(i: int) -> str:  # where a bad value sits: CSV line numbers (header is line 1), or JSONL lines
         return f"{path}, row {i + 2}" if lines is None else f"{path}, line {lines[i]}"
@@ -194,18 +206,23 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
         bad = ~np.isfinite(probs).all(axis=1) | (probs < 0).any(axis=1)
         if bad.any():
             raise ExactStatsError(f"{row(int(np.flatnonzero(bad)[0]))}: option probabilities must be numbers >= 0")
-    out = []
+    ids = df["question_id"].astype(str)
+    if repeated:
+        ids = ids + "#" + df["epoch"].astype(str)
+    out: list[ModelRows] = []
     for model, idx in df.groupby("model", sort=False).indices.items():
         out.append(
             ModelRows(
                 str(model),
                 str(path),
-                df["question_id"].astype(str).to_numpy()[idx].tolist(),
+                ids.to_numpy()[idx].tolist(),
                 correct[idx],
-                df[cluster_col].to_numpy()[idx].tolist() if cluster_col else None,
+                df[cluster_col].astype(str).to_numpy()[idx].tolist() if cluster_col else None,
                 chosen[idx] if chosen is not None else None,
                 answer[idx] if answer is not None else None,
                 probs[idx] if probs is not None else None,
+                notes=notes if not out else [],
+                repeated=repeated,
             )
         )
     return out
@@ -523,6 +540,7 @@ def _from_inspect(path: Path, name: str | None) -> list[ModelRows]:
             np.array(correct, dtype=np.int64),
             [f"{task}/{c}" for c in clusters] if len(epochs) > 1 else None,
             kind="inspect",
+            repeated=len(epochs) > 1,
         )
     ]
 
@@ -619,6 +637,9 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
         return None
 
     clusters = column("cluster")
+    repeated = clusters is not None and all(p.repeated for p in parts)
+    if clusters is not None and any(p.repeated for p in parts) and not repeated:
+        raise ExactStatsError("some inputs repeat questions (epochs) and others do not: compare like with like")
     choices = column("chosen")
     answers = column("answer")
     probabilities = None
@@ -633,6 +654,7 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
         order,
         C,
         clusters[0] if clusters is not None else None,
+        repeated,
         choices.astype(np.int64) if choices is not None else None,
         answers[0].astype(np.int64) if answers is not None else None,
         probabilities=probabilities,

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from .analysis import Report
+from .analysis import MCNEMAR, Report
 
 Block = tuple[str, Any]
 
@@ -55,10 +55,11 @@ def _leaderboard_blocks(r: Report) -> list[Block]:
 
 
 def _pair_blocks(r: Report) -> list[Block]:
-    """Adjacent pairs: exact McNemar with Holm, the paired interval, the questions needed."""
+    """Adjacent pairs: the exact paired test with Holm, the paired interval, the questions needed."""
     out: list[Block] = []
+    repeated = r.paired_test != MCNEMAR
     out += [
-        ("h2", "Adjacent pairs (exact McNemar, Holm over adjacent pairs)"),
+        ("h2", f"Adjacent pairs ({r.paired_test}, Holm over adjacent pairs)"),
         (
             "table",
             (
@@ -80,14 +81,21 @@ def _pair_blocks(r: Report) -> list[Block]:
             ),
         ),
     ]
-    out.append(
-        (
-            "p",
+    if repeated:
+        text = (
+            f"b: rows (question, sample) only the better-ranked model got right; c: rows only the other got right. "
+            f"The sign-flip test asks whether, question by question, the difference in right answers leans one way "
+            f"by more than chance (each question's difference equally likely to be flipped); the paired interval "
+            f"for the gap (b - c)/{r.rows} is clustered by question (Student t on {r.questions - 1} degrees of "
+            "freedom). Questions needed for power are not given: they assume one sample per question."
+        )
+    else:
+        text = (
             "b: questions only the better-ranked model got right; c: questions only the other got right. "
             "The exact McNemar test asks whether b and c differ by more than chance (b + c coin flips); "
-            "the paired interval is for the accuracy gap (b - c)/n.",
+            "the paired interval is for the accuracy gap (b - c)/n."
         )
-    )
+    out.append(("p", text))
     return out
 
 
@@ -98,15 +106,19 @@ def _panel_blocks(r: Report) -> list[Block]:
         ("h2", "Tiers (no pair within a tier is separated; Holm over all pairs, 5% level)"),
         (
             "p",
-            "Models are taken best first; a model opens a new tier when the exact McNemar test, Holm-corrected "
-            "over all pairs, separates it from the first model of the current tier.",
+            f"Models are taken best first; a model opens a new tier when the {r.paired_test.split(' over ')[0]}, "
+            "Holm-corrected over all pairs, separates it from the first model of the current tier.",
         ),
         ("ol", [", ".join(t) for t in r.tiers]),
     ]
     if r.leader_stays_first:
         s = r.leader_stays_first
         out.append(
-            ("p", f"The leader stays first in {s['share']:.1%} of {s['draws']} redraws of all {s['n']} questions.")
+            (
+                "p",
+                f"The leader stays first in {s['share']:.1%} of {s['draws']} redraws of all {s['n']} questions"
+                + (" (whole questions, with all their samples)." if r.rows != r.questions else "."),
+            )
         )
     if r.phi:
         p = r.phi
@@ -226,14 +238,14 @@ def figures(r: Report) -> list[Any]:
             title="accuracy with Wilson 95% intervals",
         )
     ]
-    if r.adjacent_pairs:
+    if r.adjacent_pairs and r.adjacent_pairs[0].unpaired95 is not None:  # none when questions repeat
         a = r.adjacent_pairs
         figs.append(
             paired_unpaired_figure(
                 [f"{x.better} vs {x.worse}" for x in a],
                 [x.gap for x in a],
                 [(x.paired95[0], x.paired95[1]) for x in a],
-                [(x.unpaired95[0], x.unpaired95[1]) for x in a],
+                [(x.unpaired95[0], x.unpaired95[1]) for x in a if x.unpaired95 is not None],
                 title="adjacent pairs: accuracy gap, paired vs unpaired 95% intervals",
             )
         )

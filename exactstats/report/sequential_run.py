@@ -81,6 +81,11 @@ def _restricted(rows: ModelRows, ids: list[str]) -> ModelRows:
 def read_pair(specs: list[str], models: list[str] | None = None, metric: str = "acc", partial: bool = False) -> Pair:
     """Read the inputs and pair two models. ``partial``: the first model's file may hold fewer questions."""
     first, second = _pick(read_models(specs, metric), models)
+    if first.repeated or second.repeated:  # a walk over rows would count a question once per sample
+        raise ExactStatsError(
+            f"{first.source if first.repeated else second.source}: questions are asked more than once (epochs); "
+            "the sequential test needs one sample per question (keep one epoch)"
+        )
     if partial:
         second = _restricted(second, first.ids)
     rs = assemble([first, second])  # validated once: ids, duplicates, shared questions
