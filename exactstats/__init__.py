@@ -88,6 +88,13 @@ Function                                      What it computes
 :func:`cluster_sums`                          Right answers per model and cluster (models x G, first-seen ...
 :class:`ClusteredComparison`                  Two models on questions asked several times: the test and ...
 :func:`clustered_paired_comparison`           Compare two models whose rows repeat questions: exact ...
+*leaderboards over tasks*
+:func:`as_task_scores`                        A models x tasks table as exact rationals, every row the ...
+:func:`smallest_p_value`                      The smallest two-sided p-value the sign-flip test can give ...
+:func:`tasks_needed`                          The fewest tasks over which the sign-flip test can reach p ...
+:class:`TaskPairComparison`                   Rows first and second of a scores table compared over the ...
+:func:`compare_on_tasks`                      Exact sign-flip comparisons over tasks of the rows of a ...
+:func:`task_tiers`                            Tiers of the rows (ranked best first): a row opens a new ...
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -437,6 +444,14 @@ from .sequential import (
     stopping_thresholds_float,
     stopping_times,
 )
+from .tasks import (
+    TaskPairComparison,
+    as_task_scores,
+    compare_on_tasks,
+    smallest_p_value,
+    task_tiers,
+    tasks_needed,
+)
 from .voting import (
     ACCURACY_TIE_RULES,
     VOTE_TIE_RULES,
@@ -562,6 +577,13 @@ __all__ = [
     "cluster_sums",
     "ClusteredComparison",
     "clustered_paired_comparison",
+    # leaderboards over tasks
+    "as_task_scores",
+    "smallest_p_value",
+    "tasks_needed",
+    "TaskPairComparison",
+    "compare_on_tasks",
+    "task_tiers",
     "SplitHalf",
     "split_half_float",
     "SplitHalfExact",

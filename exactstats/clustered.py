@@ -64,6 +64,8 @@ __all__ = [
 ALTERNATIVES = ("two-sided", "greater", "less")
 # The counting integer holds one block of G + 2 bits per reachable sum: about 64 MB and 5 s at this limit.
 SIGN_FLIP_MAX_BITS = 1 << 29
+# Beyond the packed integer, up to this many nonzero differences are counted exactly by halves (2^20 sums each).
+MEET_IN_THE_MIDDLE_MAX = 40
 # The float twin holds one float per reachable sum and does about sums x (differences + sizes)
 # multiply-adds: a few seconds at this limit.
 FLOAT_MAX_SUMS = 50_000_000
@@ -94,7 +96,9 @@ def sign_flip_p_value(differences: Any, alternative: str = "two-sided") -> Fract
     ``differences`` holds one rational per question (or task): the first system's score minus
     the second's. ``alternative="greater"`` asks whether the first is better. Two-sided doubles the
     smaller tail (the distribution is symmetric) and is capped at 1; all-zero differences give 1.
-    Past 2^29 bits of counting integers the exact work is refused; use
+    The counting integers are packed binomial expansions on the differences' common scale; where
+    that scale is too fine (scores with unlike denominators) and at most 40 differences are nonzero,
+    the patterns are counted by meeting in the middle. Beyond both, the exact work is refused; use
     :func:`sign_flip_p_value_float`.
 
     >>> sign_flip_p_value([2, 1, 1, -1, 2, 2])
@@ -114,21 +118,46 @@ def sign_flip_p_value(differences: Any, alternative: str = "two-sided") -> Fract
         below = binomial_lower_sum(g, t // v)
         return min(dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g), Fraction(1))
     block = 8 * ((g + 2 + 7) // 8)  # whole bytes; a count is at most 2^g, so a block never carries over
-    refuse_if_too_big(
-        (t + 1) * block,
-        f"sign_flip_p_value over {g} nonzero differences",
-        "sign_flip_p_value_float",
-        SIGN_FLIP_MAX_BITS,
-    )
+    if (t + 1) * block <= SIGN_FLIP_MAX_BITS:
+        below = _count_packed(sizes, t, block)
+    elif g <= MEET_IN_THE_MIDDLE_MAX:  # few differences on a fine scale (scores with unlike denominators)
+        below = _count_by_halves([abs(x) for x in u if x], t)
+    else:
+        refuse_if_too_big(
+            (t + 1) * block,
+            f"sign_flip_p_value over {g} nonzero differences",
+            "sign_flip_p_value_float",
+            SIGN_FLIP_MAX_BITS,
+        )
+    p = dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g)
+    return min(p, Fraction(1))
+
+
+def _count_packed(sizes: Counter[int], t: int, block: int) -> int:
+    """Subsets with sum at most ``t``: the product of binomial expansions as one packed integer."""
     keep = (_mpz(1) << (block * (t + 1))) - 1  # only the sums 0..t are needed: higher blocks are cut off
     counts = _mpz(1)
     for v, n in sorted(sizes.items()):
         if v <= t:  # a value above t cannot be in a subset whose sum is at most t
             counts = (counts * _packed_binomial(n, v, t // v, block // 8)) & keep
     # the sum of the blocks (the number of patterns with T <= t) is the integer modulo 2^block - 1
-    below = int(counts % ((_mpz(1) << block) - 1))
-    p = dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g)
-    return min(p, Fraction(1))
+    return int(counts % ((_mpz(1) << block) - 1))
+
+
+def _count_by_halves(values: list[int], t: int) -> int:
+    """Subsets with sum at most ``t``, meeting in the middle: every subset sum of each half (2^(g/2)
+    integers, exact at any size), one half sorted, and for each sum of the other a binary search."""
+    from bisect import bisect_right
+
+    def subset_sums(part: list[int]) -> list[int]:
+        sums = [0]
+        for v in part:
+            sums += [x + v for x in sums]
+        return sums
+
+    half = len(values) // 2
+    right = sorted(subset_sums(values[half:]))
+    return sum(bisect_right(right, t - x) for x in subset_sums(values[:half]) if x <= t)
 
 
 def _packed_binomial(n: int, v: int, upto: int, width: int) -> Any:

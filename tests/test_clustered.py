@@ -283,3 +283,25 @@ def test_sequential_refuses_repeated_questions(tmp_path, capsys):
     files = [inspect_log(tmp_path / f"{m}.json", m, [[1, 0], [1, 1], [0, 0]]) for m in "ab"]
     assert main(["sequential", *files]) == 2
     assert "one sample per question" in capsys.readouterr().err
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-(10**6), 10**6), st.sampled_from([999_983, 1_000_003, 998_244_353, 7919, 104_729])),
+        min_size=2,
+        max_size=10,
+    ),
+    st.sampled_from(ALTS),
+)
+def test_unlike_denominators_are_counted_by_halves(pairs, alternative):
+    """Scores with large unlike denominators put the differences on a scale no packed integer can hold; the
+    patterns are then counted by meeting in the middle, still exactly."""
+    d = [Fraction(a, q) for a, q in pairs]
+    assert es.sign_flip_p_value(d, alternative) == brute_force(d, alternative)
+
+
+def test_many_differences_on_a_fine_scale_are_refused():
+    d = [Fraction(i if i % 2 else -i, 10**9 + 7 * i) for i in range(1, 60)]
+    with pytest.raises(ExactStatsError, match="sign_flip_p_value_float"):
+        es.sign_flip_p_value(d)

@@ -2,7 +2,8 @@
 
 - :mod:`~exactstats.report.importers`: CSV/Parquet matrices, lm-eval sample logs, Inspect logs -> :class:`ResultSet`;
 - :mod:`~exactstats.report.analysis`: typed results, each number one call into the exact core;
-- :mod:`~exactstats.report.render`: Markdown, self-contained HTML, JSON;
+- :mod:`~exactstats.report.render`: Markdown, self-contained HTML, JSON (one block renderer for every report);
+- :mod:`~exactstats.report.tasks_report`: a models x tasks table of scores, ranked over tasks;
 - :mod:`~exactstats.report.figures`: the figures shared with the book;
 - :mod:`~exactstats.report.dataset`: the shipped correctness dataset (``load_panel``).
 """
@@ -58,6 +59,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="pass@k tables (columns problem, sample, passed): the k values (default 1 5 10)",
     )
     p.add_argument(
+        "--scores",
+        action="store_true",
+        help="the wide table holds one score per model and task (HELM, MTEB), not 0/1 per question: rank the "
+        "models over tasks (a long table with columns model, task, score is recognised without this)",
+    )
+    p.add_argument(
         "--exact-all",
         action="store_true",
         help="compute every pair's McNemar p-value exactly (default: exactly where a decision depends on it)",
@@ -83,23 +90,16 @@ def main(args: argparse.Namespace) -> None:
         )
         return
 
+    if getattr(args, "scores", False) or (len(args.inputs) == 1 and _is_task_file(args.inputs[0])):
+        _task_report(args)
+        return
+
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
     if rs.dropped:
         print(f"exactstats report: dropped {rs.dropped} questions not shared by every model", file=sys.stderr)
     for note in rs.notes:
         print(f"exactstats report: {note}", file=sys.stderr)
-    import datetime
-    import shlex
-
-    from .. import __version__
-
-    provenance = {
-        "version": __version__,
-        "date": datetime.date.today().isoformat(),
-        "command": "exactstats "
-        + " ".join(shlex.quote(a) for a in getattr(args, "argv", None) or ["report", *args.inputs]),
-        "inputs": list(args.inputs),
-    }
+    provenance = _provenance(args)
     report = analyse(
         rs,
         draws=args.draws,
@@ -112,6 +112,46 @@ def main(args: argparse.Namespace) -> None:
     if args.out:  # rendered in full before the file is touched: a failure leaves no half-written report
         _write_atomically(args.out, to_html(report))
     print(to_json(report) if args.json else to_markdown(report), end="\n" if args.json else "")
+
+
+def _provenance(args: argparse.Namespace) -> dict[str, Any]:
+    import datetime
+    import shlex
+
+    from .. import __version__
+
+    return {
+        "version": __version__,
+        "date": datetime.date.today().isoformat(),
+        "command": "exactstats "
+        + " ".join(shlex.quote(a) for a in getattr(args, "argv", None) or ["report", *args.inputs]),
+        "inputs": list(args.inputs),
+    }
+
+
+def _task_report(args: argparse.Namespace) -> None:
+    """A models x tasks table of scores: the task leaderboard (exactstats.tasks), not the per-question report."""
+    from .tasks_report import analyse_tasks, read_task_table, task_html, task_markdown
+
+    if len(args.inputs) != 1:
+        raise ExactStatsError(f"a table of task scores is read alone, got {len(args.inputs)} inputs")
+    table = read_task_table(args.inputs[0], wide=bool(getattr(args, "scores", False)), intersect=args.intersect)
+    report = analyse_tasks(table, fdr=args.fdr, provenance=_provenance(args))
+    if args.out:
+        _write_atomically(args.out, task_html(report))
+    print(json.dumps(report.to_json()) if args.json else task_markdown(report), end="\n" if args.json else "")
+
+
+def _is_task_file(spec: str) -> bool:
+    from pathlib import Path
+
+    path = Path(spec)
+    if not path.is_file() or path.suffix != ".csv":
+        return False
+    from .tasks_report import is_task_table
+
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return is_task_table([c.strip() for c in f.readline().strip().split(",")])
 
 
 def _refuse_to_overwrite_an_input(out: str, inputs: list[str]) -> None:

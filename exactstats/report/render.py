@@ -179,8 +179,13 @@ def _md_cell(text: str) -> str:
 
 
 def to_markdown(r: Report) -> str:
+    return markdown_from_blocks(blocks(r))
+
+
+def markdown_from_blocks(content_blocks: list[Block]) -> str:
+    """Blocks as Markdown (every report of the package is written by this one function)."""
     lines: list[str] = []
-    for kind, content in blocks(r):
+    for kind, content in content_blocks:
         if kind == "h1":
             lines += [f"# {content}", ""]
         elif kind == "h2":
@@ -258,10 +263,15 @@ def figures(r: Report) -> list[Any]:
 
 def to_html(r: Report) -> str:
     """One self-contained HTML file: the same blocks as the Markdown, and the figures inlined as PNG."""
-    body = "\n".join(_html_block(kind, content) for kind, content in blocks(r))
-    images = "".join(f'<img alt="figure" src="data:image/png;base64,{_figure_png(f)}">' for f in figures(r))
+    return html_from_blocks(blocks(r), figures(r))
+
+
+def html_from_blocks(content_blocks: list[Block], figs: list[Any], title: str = "Eval report") -> str:
+    """Blocks and figures as one self-contained HTML page (figures inlined as PNG)."""
+    body = "\n".join(_html_block(kind, content) for kind, content in content_blocks)
+    images = "".join(f'<img alt="figure" src="data:image/png;base64,{_figure_png(f)}">' for f in figs)
     return (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Eval report</title>"
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
         f"<style>{STYLE}</style></head><body>{body}{images}</body></html>"
     )
 
