@@ -37,7 +37,14 @@ Function                                      What it computes
 :func:`g_pass_at_k`                           Unbiased G-Pass@k_tau: the chance that at least ceil(tau * ...
 :func:`mg_pass_at_k`                          Unbiased mG-Pass@k: 2 * integral_{1/2}^{1} G-Pass@k_tau d tau, ...
 :func:`mean_pass_hat_k`                       Mean pass^k over problems given as (n, c) pairs
+:func:`pass_hat_k_variance`                   Exact variance of the unbiased pass^k estimate of one ...
+:func:`pass_hat_k_variance_estimate`          Unbiased estimate of pass_hat_k_variance from one problem's ...
 :func:`g_pass_at_k_float`                     Float twin of g_pass_at_k, vectorised over arrays of n and c ...
+*samples per problem*
+:func:`within_variance_estimate`              Unbiased estimate, from one problem's n samples with c ...
+:class:`SamplesPlan`                          The fewest samples per problem for a target standard error ...
+:func:`standard_error_at_float`               Estimated standard error of the mean pass@k (or pass^k) over ...
+:func:`samples_per_problem_float`             The fewest samples per problem (k..max_n) whose estimated ...
 *votes of independent voters*
 :func:`majority_probability`                  Probability that a majority of k independent voters, each ...
 :func:`majority_probability_float`            Float twin of majority_probability (scipy's binomial ...
@@ -294,7 +301,15 @@ from .condorcet import (
     plurality_probability,
     poisson_binomial_pmf,
 )
-from .consistency import g_pass_at_k, g_pass_at_k_float, mean_pass_hat_k, mg_pass_at_k, pass_hat_k
+from .consistency import (
+    g_pass_at_k,
+    g_pass_at_k_float,
+    mean_pass_hat_k,
+    mg_pass_at_k,
+    pass_hat_k,
+    pass_hat_k_variance,
+    pass_hat_k_variance_estimate,
+)
 from .correlation import (
     ErrorCorrelation,
     design_effect,
@@ -425,6 +440,13 @@ from .resampling import (
     top_stays_top_clustered_float,
     top_stays_top_float,
     top_three_keep_order_float,
+)
+from .samples import (
+    MEASURES,
+    SamplesPlan,
+    samples_per_problem_float,
+    standard_error_at_float,
+    within_variance_estimate,
 )
 from .selection import expected_best_accuracy, expected_best_accuracy_float
 from .sequential import (
@@ -627,7 +649,15 @@ __all__ = [
     "letter_prior_float",
     "remove_letter_prior_float",
     "average_over_orders_float",
+    # samples per problem
+    "MEASURES",
+    "within_variance_estimate",
+    "SamplesPlan",
+    "standard_error_at_float",
+    "samples_per_problem_float",
     # consistency: pass^k and G-Pass
+    "pass_hat_k_variance",
+    "pass_hat_k_variance_estimate",
     "pass_hat_k",
     "g_pass_at_k",
     "mg_pass_at_k",

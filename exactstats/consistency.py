@@ -31,7 +31,15 @@ import numpy as np
 from ._binomial import comb
 from ._validate import ExactStatsError, as_fraction, as_int, as_sample_counts, log2_comb, refuse_if_too_big
 
-__all__ = ["pass_hat_k", "g_pass_at_k", "mg_pass_at_k", "mean_pass_hat_k", "g_pass_at_k_float"]
+__all__ = [
+    "pass_hat_k",
+    "pass_hat_k_variance",
+    "pass_hat_k_variance_estimate",
+    "g_pass_at_k",
+    "mg_pass_at_k",
+    "mean_pass_hat_k",
+    "g_pass_at_k_float",
+]
 
 
 def _nck(n: Any, c: Any, k: Any) -> tuple[int, int, int]:
@@ -69,6 +77,37 @@ def pass_hat_k(n: int, c: int, k: int) -> Fraction:
     """
     n, c, k = _nck(n, c, k)
     return Fraction(comb(c, k), comb(n, k))
+
+
+def pass_hat_k_variance(n: int, k: int, p: Any) -> Fraction:
+    """Exact variance of the unbiased pass^k estimate of one problem when ``c ~ Binomial(n, p)``.
+
+    pass^k at ``(c, p)`` is pass@k's complement at ``(n - c, 1 - p)``: ``C(c, k)/C(n, k)`` is the
+    ``X`` of :func:`~exactstats.passk.pass_at_k_variance` with passes and failures swapped, and a
+    complement has the same variance.
+
+    >>> pass_hat_k_variance(5, 2, "3/5")
+    Fraction(234, 3125)
+    """
+    from .passk import pass_at_k_variance
+
+    p = as_fraction(p, "p")
+    if not 0 <= p <= 1:
+        raise ExactStatsError(f"p must lie in [0, 1], got {p}")
+    return pass_at_k_variance(n, k, 1 - p)
+
+
+def pass_hat_k_variance_estimate(n: int, c: int, k: int) -> Fraction:
+    """Unbiased estimate of :func:`pass_hat_k_variance` from one problem's ``n`` samples with ``c`` passing
+    (``2k <= n``): ``X^2 - C(c, 2k)/C(n, 2k)`` with ``X = C(c, k)/C(n, k)``.
+
+    >>> pass_hat_k_variance_estimate(10, 6, 2)
+    Fraction(5, 126)
+    """
+    from .passk import pass_at_k_variance_estimate
+
+    n, c, k = as_sample_counts(n, c, k)
+    return pass_at_k_variance_estimate(n, n - c, k)
 
 
 def g_pass_at_k(n: int, c: int, k: int, tau: Any) -> Fraction:

@@ -148,3 +148,23 @@ def test_why_no_sign_test_for_unequal_samples():
     equal = {"a": {"P/0": (10, 1), "P/1": (10, 0)}, "b": {"P/0": (10, 1), "P/1": (10, 3)}}
     assert passk_pairs(unequal, [1])[0]["sign_test_p"] is None
     assert passk_pairs(equal, [1])[0]["sign_test_p"] == float(es.mcnemar_p_value(0, 1))
+
+
+def test_pass_hat_k_beside_pass_at_k(capsys):
+    """The report's pass^k is the exact mean of C(c, k)/C(n, k) over problems, with the same kind of interval."""
+    assert main(["report", "data/humaneval-sampled.parquet", "--k", "1", "3", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["passk"]
+    df = pd.read_parquet("data/humaneval-sampled.parquet")
+    df["passed"] = (df["status"] == "passed").astype(int)
+    for r in rows:
+        g = df[df["model"] == r["model"]].groupby("task_id")["passed"].agg(["size", "sum"])
+        table = list(zip(g["size"].tolist(), g["sum"].tolist()))
+        exact = es.mean_pass_hat_k(table, r["k"])
+        assert r["pass_hat_k_exact"] == str(exact) or r["pass_hat_k"] == pytest.approx(float(exact), rel=1e-15)
+        values = np.array([float(es.pass_hat_k(n, c, r["k"])) for n, c in table])
+        half = 1.959963984540054 * values.std(ddof=1) / np.sqrt(len(values))
+        assert r["pass_hat_k_interval95"] == pytest.approx([values.mean() - half, values.mean() + half], rel=1e-9)
+        if r["k"] == 1:
+            assert r["pass_hat_k"] == r["pass_at_k"]  # one sample: "all pass" and "one passes" coincide
+        else:
+            assert r["pass_hat_k"] < r["pass_at_k"]

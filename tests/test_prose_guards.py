@@ -68,3 +68,13 @@ def test_format_sentence_needs_both_kinds_of_model():
 
 def test_names_lists_read_as_a_sentence():
     assert [prose.names(x) for x in (["a"], ["a", "b"], ["a", "b", "c"])] == ["a", "a and b", "a, b and c"]
+
+
+def test_samples_plan_sentence_follows_the_planner():
+    table = [(20, 4), (20, 19), (20, 0), (20, 11), (20, 7)]
+    never = es.samples_per_problem_float(table, 5, "0.05", "pass^k")
+    assert never.n is None and "No number of samples" in prose.samples_plan(never, 20)
+    se = es.standard_error_at_float([(10, 5)] * 3 + [(10, 6)] * 3, 1, 10)
+    reachable = es.samples_per_problem_float([(10, 5)] * 3 + [(10, 6)] * 3, 1, se / 2)
+    text = prose.samples_plan(reachable, 10)
+    assert reachable.n is not None and f"{reachable.n:,} samples per problem" in text and "more than the 10" in text

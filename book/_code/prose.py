@@ -7,6 +7,8 @@ raises, which fails the book build.
 
 from __future__ import annotations
 
+from typing import Any
+
 NEAR = 0.02  # intervals that change by less than 2% on average are "barely changed"
 
 
@@ -456,3 +458,18 @@ def rate_comparison(valid_rate: float, naive_rate: float) -> str:
     if valid_rate == 0:
         return "the mixture never stopped where peeking did"
     return f"peeking stopped {naive_rate / valid_rate:.1f} times as often"
+
+
+def samples_plan(plan: Any, n_now: int) -> str:
+    """What halving pass^k's standard error takes: a number of samples per problem, or more problems."""
+    floor = 100 * plan.floor
+    if plan.n is None:
+        return (
+            f"No number of samples per problem halves it: the problems' own spread sets a floor of {floor:.2f} "
+            "points, and only more problems go below it."
+        )
+    more = "more" if plan.n > n_now else "no more"
+    return (
+        f"Halving it takes {plan.n:,} samples per problem ({more} than the {n_now} drawn; the floor that the "
+        f"problems' own spread sets is {floor:.2f} points)."
+    )

@@ -13,7 +13,6 @@ pass@k is higher (with one sample per problem, McNemar's test).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._normal import z_value_float
 from .._validate import ExactStatsError
+from ..consistency import pass_hat_k
+from ..errorbars import clustered_interval_float
 from ..paired import mcnemar_p_value
 from ..passk import mean_difference_interval, pass_at_k, pass_at_k_differences
 
@@ -104,8 +104,8 @@ def problem_counts(df: pd.DataFrame) -> dict[str, dict[str, tuple[int, int]]]:
 def passk_summary(
     counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95"
 ) -> list[dict[str, Any]]:
-    """Per model and k: exact mean pass@k over problems and an interval clustered by problem."""
-    z = z_value_float(confidence)
+    """Per model and k: exact mean pass@k and pass^k (all k of k pass) over problems, each with a normal
+    interval over problems (the per-problem estimates are the units)."""
     rows = []
     for model, by_problem in counts.items():
         table = list(by_problem.values())
@@ -115,22 +115,30 @@ def passk_summary(
                 raise ExactStatsError(
                     f"k must be <= the fewest samples of any problem ({smallest}) for model {model!r}, got {k}"
                 )
-            exact = [pass_at_k(n, c, k) for n, c in table]
-            mean = sum(exact, Fraction(0)) / len(exact)
-            values = np.array([float(v) for v in exact])
-            half = z * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
-            rows.append(
-                {
-                    "model": model,
-                    "k": k,
-                    "problems": len(table),
-                    "samples": int(sum(n for n, _ in table)),
-                    "pass_at_k": float(mean),
-                    "pass_at_k_exact": str(mean) if len(str(mean)) <= 60 else None,
-                    "interval95": [float(mean) - half, float(mean) + half],
-                }
-            )
+            row: dict[str, Any] = {
+                "model": model,
+                "k": k,
+                "problems": len(table),
+                "samples": int(sum(n for n, _ in table)),
+            }
+            for name, estimate in (("pass_at_k", pass_at_k), ("pass_hat_k", pass_hat_k)):
+                exact = [estimate(n, c, k) for n, c in table]
+                mean = sum(exact, Fraction(0)) / len(exact)
+                row[name] = float(mean)
+                row[f"{name}_exact"] = str(mean) if len(str(mean)) <= 60 else None
+                row["interval95" if name == "pass_at_k" else "pass_hat_k_interval95"] = _over_problems(
+                    exact, confidence
+                )
+            rows.append(row)
     return rows
+
+
+def _over_problems(values: list[Fraction], confidence: str) -> list[float]:
+    """Normal interval of the mean over problems (each problem its own cluster); no spread from one problem."""
+    if len(values) < 2:
+        return [float("nan"), float("nan")]
+    iv = clustered_interval_float([float(v) for v in values], range(len(values)), confidence, reference="normal")
+    return [iv.lower, iv.upper]
 
 
 def passk_pairs(
@@ -177,14 +185,23 @@ def passk_pairs(
 
 
 def to_text(rows: list[dict[str, Any]], pairs: list[dict[str, Any]] | None = None) -> str:
-    lines = ["| model | k | problems | samples | pass@k | 95% (clustered by problem) |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| model | k | problems | samples | pass@k | 95% (over problems) | pass^k | 95% (over problems) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         lo, hi = r["interval95"]
+        lo_hat, hi_hat = r["pass_hat_k_interval95"]
         lines.append(
             f"| {r['model']} | {r['k']} | {r['problems']} | {r['samples']} | {r['pass_at_k']:.4f} | "
-            f"[{lo:.4f}, {hi:.4f}] |"
+            f"[{lo:.4f}, {hi:.4f}] | {r['pass_hat_k']:.4f} | [{lo_hat:.4f}, {hi_hat:.4f}] |"
         )
-    if any(r["interval95"][0] < 0 or r["interval95"][1] > 1 for r in rows):
+    lines += [
+        "",
+        "pass@k: at least one of k samples passes; pass^k: all k pass (tau-bench's consistency measure). Both are",
+        "the unbiased estimates from n samples per problem, averaged over problems.",
+    ]
+    if any(iv[0] < 0 or iv[1] > 1 for r in rows for iv in (r["interval95"], r["pass_hat_k_interval95"])):
         lines += ["", "Some intervals leave [0, 1]: the normal approximation over few problems; shown as computed."]
     if pairs:
         lines += [
