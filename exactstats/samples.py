@@ -125,7 +125,8 @@ def standard_error_at_float(table: Any, k: int, m: int, measure: str = "pass@k")
     rows, k, _ = _parts(table, k, measure)
     m = as_int(m, "m", minimum=k)
     between, within = _split(rows, k, measure)
-    return float(max(0.0, between + _within_at(rows, within, k, m, measure)) / len(rows)) ** 0.5
+    variance = max(0.0, between + _within_at(rows, within, k, m, measure)) / len(rows)
+    return float(variance**0.5)
 
 
 def samples_per_problem_float(
