@@ -73,6 +73,14 @@ Function                                      What it computes
 :class:`RepeatVariance`                       Variance of a score from repeated runs, split into its ...
 :func:`repeat_variance`                       Split the variance of a score measured in R repeated runs ...
 :func:`repeat_standard_error_float`           Standard error of the score with runs repeats on questions ...
+*soft accuracy*
+:func:`soft_accuracy`                         Mean probability of the right option over questions, exactly
+:func:`soft_accuracy_variance`                Variance of the soft accuracy over questions, estimated ...
+:func:`paired_soft_difference`                Difference of two models' soft accuracies on the same ...
+:func:`right_option_probability_float`        Per question, the right option's share of the options' ...
+:class:`SoftSummary`                          Soft accuracy and accuracy of one model, each with its ...
+:func:`soft_summary_float`                    Float twin of soft_accuracy and soft_accuracy_variance, ...
+:func:`paired_soft_difference_float`          Float twin of paired_soft_difference: the mean difference ...
 *normal quantiles*
 :func:`z_value_float`                         Two-sided normal quantile for a confidence level
 :func:`one_sided_z_float`                     One-sided normal quantile: the z with P(Z <= z) = level
@@ -88,7 +96,7 @@ Function                                      What it computes
 :func:`discordance_matrices`                  All-pairs discordant counts of a models x questions 0/1 ...
 :class:`PairComparison`                       One pair of models (rows first and second of a matrix) ...
 :func:`compare_pairs`                         Exact paired comparisons of the rows of a models x ...
-*questions asked more than once (epochs)*
+*questions asked more than once*
 :func:`sign_flip_p_value`                     Exact sign-flip (paired permutation) p-value for a zero mean ...
 :func:`sign_flip_p_value_float`               Float twin of sign_flip_p_value, for any size, without ...
 :func:`cluster_differences`                   Per cluster (first-seen order): right answers of x minus ...
@@ -466,6 +474,15 @@ from .sequential import (
     stopping_thresholds_float,
     stopping_times,
 )
+from .soft import (
+    SoftSummary,
+    paired_soft_difference,
+    paired_soft_difference_float,
+    right_option_probability_float,
+    soft_accuracy,
+    soft_accuracy_variance,
+    soft_summary_float,
+)
 from .tasks import (
     TaskPairComparison,
     as_task_scores,
@@ -599,6 +616,14 @@ __all__ = [
     "cluster_sums",
     "ClusteredComparison",
     "clustered_paired_comparison",
+    # soft accuracy
+    "soft_accuracy",
+    "soft_accuracy_variance",
+    "paired_soft_difference",
+    "right_option_probability_float",
+    "SoftSummary",
+    "soft_summary_float",
+    "paired_soft_difference_float",
     # leaderboards over tasks
     "as_task_scores",
     "smallest_p_value",

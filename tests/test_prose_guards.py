@@ -78,3 +78,8 @@ def test_samples_plan_sentence_follows_the_planner():
     reachable = es.samples_per_problem_float([(10, 5)] * 3 + [(10, 6)] * 3, 1, se / 2)
     text = prose.samples_plan(reachable, 10)
     assert reachable.n is not None and f"{reachable.n:,} samples per problem" in text and "more than the 10" in text
+
+
+def test_soft_caveat_names_near_uniform_probabilities_only_when_they_are():
+    assert "nearly uniform" in prose.soft_caveat("m", 0.26, 0.25)
+    assert "nearly uniform" not in prose.soft_caveat("m", 0.6, 0.25)

@@ -473,3 +473,13 @@ def samples_plan(plan: Any, n_now: int) -> str:
         f"Halving it takes {plan.n:,} samples per problem ({more} than the {n_now} drawn; the floor that the "
         f"problems' own spread sets is {floor:.2f} points)."
     )
+
+
+def soft_caveat(model: str, soft: float, chance: float) -> str:
+    """Why the model with the most narrowed soft error bars got them: near-uniform probabilities say little."""
+    if abs(soft - chance) < 0.03:
+        return (
+            f"The narrowest bars belong to {model}, whose soft accuracy ({soft:.3f}) sits near chance "
+            f"({chance:.2f}): its probabilities are nearly uniform, so they barely vary, and say little."
+        )
+    return f"The narrowest bars belong to {model} (soft accuracy {soft:.3f})."

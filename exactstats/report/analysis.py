@@ -29,6 +29,7 @@ from ..paired import (
 )
 from ..power import questions_needed
 from ..resampling import top_stays_top_clustered_float, top_stays_top_float
+from ..soft import paired_soft_difference_float, soft_summary_float
 from ..voting import binary_majority_accuracy, majority_vote_accuracy
 from .importers import ResultSet
 
@@ -80,6 +81,27 @@ class AdjacentPair:
 
 
 @dataclass
+class SoftEntry:
+    """Soft accuracy (the mean probability of the right option) beside accuracy, with standard errors."""
+
+    model: str
+    soft: float
+    soft95: list[float]
+    soft_se: float
+    accuracy_se: float
+    se_ratio: float  # accuracy's standard error over the soft accuracy's
+
+
+@dataclass
+class SoftPair:
+    better: str
+    worse: str
+    accuracy_z: float  # paired gap over its standard error, 0/1 scores
+    soft_z: float  # the same for the right option's probability
+    soft_gap: float
+
+
+@dataclass
 class PairTest:
     a: str
     b_model: str
@@ -111,6 +133,8 @@ class Report:
     )
     provenance: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    soft: list[SoftEntry] | None = None  # from option probabilities or lm-eval log-likelihoods
+    soft_pairs: list[SoftPair] | None = None
     rows: int | None = None  # (question, sample) rows; more than questions when questions repeat (epochs)
     paired_test: str = MCNEMAR
     extra: dict[str, Any] = field(default_factory=dict)
@@ -349,9 +373,33 @@ def analyse(
         report.majority_vote = {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
     if rs.probabilities is not None and rs.answers is not None:
         report.calibration = calibration_table(rs.probabilities[order], rs.answers, models)
+    if rs.right_probability is not None and sums is None and C.shape[1] >= 2:
+        report.soft, report.soft_pairs = soft_tables(rs.right_probability[order], C, models)
     report.provenance = dict(provenance or {})
     report.notes = list(rs.notes) + reading_notes(report)
     return report
+
+
+def soft_tables(right: np.ndarray, C: np.ndarray, models: list[str]) -> tuple[list[SoftEntry], list[SoftPair]]:
+    """Soft accuracy per model and, for adjacent pairs, the paired z of soft scores beside that of 0/1 scores."""
+    entries = []
+    for m, p, c in zip(models, right, C):
+        s = soft_summary_float(p, c)
+        entries.append(SoftEntry(m, s.soft, [s.interval.lower, s.interval.upper], s.soft_se, s.accuracy_se, s.se_ratio))
+    pairs = []
+    for i in range(len(models) - 1):
+        soft_gap, soft_se = paired_soft_difference_float(right[i], right[i + 1])
+        acc_gap, acc_se = paired_soft_difference_float(C[i], C[i + 1])
+        pairs.append(
+            SoftPair(
+                models[i],
+                models[i + 1],
+                acc_gap / acc_se if acc_se > 0 else float("nan"),
+                soft_gap / soft_se if soft_se > 0 else float("nan"),
+                soft_gap,
+            )
+        )
+    return entries, pairs
 
 
 def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str]) -> list[dict[str, Any]]:

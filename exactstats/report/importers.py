@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import ExactStatsError
+from ..soft import right_option_probability_float
 
 __all__ = ["ResultSet", "ModelRows", "assemble", "load_results", "read_models", "read_source"]
 
@@ -58,6 +59,7 @@ class ResultSet:
     choices: np.ndarray | None = None
     answers: np.ndarray | None = None
     probabilities: np.ndarray | None = None  # models x questions x options (p_A, p_B, ... columns)
+    right_probability: np.ndarray | None = None  # models x questions: the right option's share (soft accuracy)
     dropped: int = 0  # questions dropped by intersect
     sources: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what reading left out, said in the report (torn lines)
@@ -76,6 +78,7 @@ class ModelRows:
     kind: str = "table"  # table | lm-eval | inspect; an lm-eval model's task files are merged
     notes: list[str] = field(default_factory=list)
     repeated: bool = False  # the cluster is the question, each row one of its samples (epochs)
+    right_prob: np.ndarray | None = None  # the right option's probability (lm-eval: softmax of log-likelihoods)
 
 
 def _binary_array(values: Any, where: Any) -> np.ndarray:
@@ -381,6 +384,7 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
     if not text.strip():
         raise ExactStatsError(f"{path}: empty file")
     ids, correct, line_numbers, notes = [], [], [], []
+    right: list[float] | None = []  # None once a sample has no option log-likelihoods
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if not line.strip():
@@ -403,10 +407,33 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
         ids.append(str(obj["doc_id"]))
         correct.append(obj[metric])
         line_numbers.append(i + 1)
+        if right is not None:
+            share = _lm_eval_right_share(obj)
+            right = None if share is None else [*right, share]
     values = _binary_array(np.array(correct, dtype=object), lambda idx: f"{path}, line {line_numbers[idx[0]]}")
     task = _lm_eval_task(path)
     model = name or _lm_eval_model_name(path.parent)
-    return [ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval", notes=notes)]
+    probs = np.array(right, dtype=np.float64) if right else None
+    return [
+        ModelRows(model, str(path), [f"{task}/{d}" for d in ids], values, kind="lm-eval", notes=notes, right_prob=probs)
+    ]
+
+
+def _lm_eval_right_share(obj: dict[str, Any]) -> float | None:
+    """The gold option's softmax share of the options' log-likelihoods (a multiple-choice sample), or None
+    when the sample has no per-option log-likelihoods or no gold index (generation tasks)."""
+    resps, target = obj.get("filtered_resps"), obj.get("target")
+    if not isinstance(resps, list) or len(resps) < 2:
+        return None
+    try:
+        logliks = np.array([float(r[0] if isinstance(r, list) else r) for r in resps])
+        gold = int(str(target).strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    if not np.isfinite(logliks).all() or not 0 <= gold < len(logliks):
+        return None
+    weights = np.exp(logliks - logliks.max())
+    return float(weights[gold] / weights.sum())
 
 
 def _merge_tasks(parts: list[ModelRows]) -> list[ModelRows]:
@@ -430,6 +457,11 @@ def _merge_tasks(parts: list[ModelRows]) -> list[ModelRows]:
             np.concatenate([m.correct, p.correct]),
             kind="lm-eval",
             notes=m.notes + p.notes,
+            right_prob=(
+                np.concatenate([m.right_prob, p.right_prob])
+                if m.right_prob is not None and p.right_prob is not None
+                else None
+            ),
         )
     return list(merged.values())
 
@@ -649,6 +681,16 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
     if answers is not None and not (answers == answers[0]).all():
         j = int(np.flatnonzero((answers != answers[0]).any(axis=0))[0])
         raise ExactStatsError(f"question {order[j]!r}: the inputs disagree on its answer key")
+    right = None
+    if all(p.right_prob is not None for p in parts):
+        right = np.stack([np.asarray(p.right_prob)[ix] for p, ix in zip(parts, take)])
+    elif (
+        probabilities is not None
+        and answers is not None
+        and (answers[0].astype(np.int64) < probabilities.shape[2]).all()
+        and (probabilities.sum(axis=2) > 0).all()
+    ):
+        right = np.stack([right_option_probability_float(P, answers[0].astype(np.int64)) for P in probabilities])
     return ResultSet(
         [p.model for p in parts],
         order,
@@ -658,6 +700,7 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
         choices.astype(np.int64) if choices is not None else None,
         answers[0].astype(np.int64) if answers is not None else None,
         probabilities=probabilities,
+        right_probability=right,
         dropped=len(union) - len(common),
         sources=sorted({p.source for p in parts}),
         notes=[n for p in parts for n in p.notes],

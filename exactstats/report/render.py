@@ -162,11 +162,67 @@ def _calibration_blocks(r: Report) -> list[Block]:
     return out
 
 
+def _soft_blocks(r: Report) -> list[Block]:
+    """Soft accuracy beside accuracy, where the input gives the right option's probability."""
+    if not r.soft:
+        return []
+    out: list[Block] = [
+        ("h2", "Soft accuracy (mean probability of the right option: a different quantity)"),
+        (
+            "table",
+            (
+                ["model", "soft accuracy", "95%", "SE", "accuracy SE", "SE ratio"],
+                [
+                    [
+                        e.model,
+                        f"{e.soft:.4f}",
+                        f"[{e.soft95[0]:.4f}, {e.soft95[1]:.4f}]",
+                        f"{e.soft_se:.4f}",
+                        f"{e.accuracy_se:.4f}",
+                        f"{e.se_ratio:.2f}",
+                    ]
+                    for e in r.soft
+                ],
+            ),
+        ),
+    ]
+    if r.soft_pairs:
+        out.append(
+            (
+                "table",
+                (
+                    ["pair", "paired z (0/1)", "paired z (soft)", "soft gap"],
+                    [
+                        [f"{p.better} vs {p.worse}", f"{p.accuracy_z:.2f}", f"{p.soft_z:.2f}", f"{p.soft_gap:+.4f}"]
+                        for p in r.soft_pairs
+                    ],
+                ),
+            )
+        )
+    out.append(
+        (
+            "p",
+            "Soft accuracy measures how much probability a model puts on the right answer, not how often it "
+            "chooses it: its error bars are narrower because probabilities vary less than 0/1 outcomes, but a "
+            "model can gain soft accuracy without answering one more question right. Read it beside accuracy, "
+            "never in its place.",
+        )
+    )
+    return out
+
+
 def blocks(r: Report) -> list[Block]:
     """The report's content, format-neutral."""
     out = [
         b
-        for part in (_header_blocks, _leaderboard_blocks, _pair_blocks, _panel_blocks, _calibration_blocks)
+        for part in (
+            _header_blocks,
+            _leaderboard_blocks,
+            _pair_blocks,
+            _panel_blocks,
+            _calibration_blocks,
+            _soft_blocks,
+        )
         for b in part(r)
     ]
     if r.notes:
@@ -200,7 +256,7 @@ def markdown_from_blocks(content_blocks: list[Block]) -> str:
             head, rows = content
             lines.append("| " + " | ".join(head) + " |")
             lines.append("|" + "---|" * len(head))
-            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows] + [""]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n") + "\n"
 
 
