@@ -224,6 +224,7 @@ def pass_at_k_variance_estimate(n: int, c: int, k: int) -> Fraction:
         raise ExactStatsError(
             f"k must be <= n/2 = {n // 2} for an unbiased variance estimate (it draws 2k samples), got {k}"
         )
+    refuse_if_too_big(2 * log2_comb(n, 2 * k), f"pass_at_k_variance_estimate at n = {n}, k = {k}", "pass_at_k_float")
     x = Fraction(comb(n - c, k), comb(n, k))
     return x * x - Fraction(comb(n - c, 2 * k), comb(n, 2 * k))
 

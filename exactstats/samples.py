@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ._binomial import comb
-from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_sample_counts
+from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_sample_counts, log2_comb, refuse_if_too_big
 
 __all__ = [
     "MEASURES",
@@ -61,6 +61,11 @@ def within_variance_estimate(n: int, c: int, k: int, m: int, measure: str = "pas
     measure = as_choice(measure, "measure", MEASURES)
     if 2 * k > n:
         raise ExactStatsError(f"k must be <= n/2 = {n // 2} for an unbiased variance estimate (2k draws), got {k}")
+    refuse_if_too_big(
+        log2_comb(n, m) + log2_comb(n, 2 * k) + (min(c, n - c, m) + 1).bit_length() * 64,
+        f"within_variance_estimate at n = {n}, m = {m}",
+        "standard_error_at_float on fewer samples per problem",
+    )
     failing = n - c if measure == "pass@k" else c  # pass@k's complement counts failures, pass^k counts passes
     total = comb(n, m)
     second = sum(

@@ -44,6 +44,10 @@ BAD_COMMANDS = [
     ["sequential", "data/shuffled-2000.matrix.parquet", "--models", "a"],
     ["sequential", "data/shuffled-2000.matrix.parquet", "--alpha", "nan"],
     ["sequential", "data/shuffled-2000.matrix.parquet", "--shuffle", "-1"],
+    # issue 34: task tables
+    ["report", "tests/fixtures/tasks/long.csv", "tests/fixtures/tasks/wide.csv", "--scores"],
+    ["report", "tests/fixtures/tasks/wide.csv"],  # a wide table of scores without --scores is not 0/1
+    ["report", "data/humaneval-sampled.parquet", "--scores"],
 ]
 
 
@@ -97,6 +101,15 @@ def test_python_api_refuses_with_one_error_class():
         lambda: es.clustered_paired_comparison([1, 0, 2], [0, 0, 1], [1, 2, 3]),
         lambda: es.clustered_paired_comparison([1, 0], [0, 0], [1]),
         lambda: es.cluster_sums([[1, 0]], ["a"]),
+        lambda: es.compare_on_tasks([[1, float("nan")], [1, 2]]),
+        lambda: es.compare_on_tasks([["1e999999", 1], [1, 2]]),
+        lambda: es.tasks_needed(0),
+        lambda: es.soft_accuracy([Decimal("Infinity"), 0]),
+        lambda: es.paired_soft_difference([0.5, 0.5], [0.5, "2"]),
+        lambda: es.samples_per_problem_float([(10, 5), (10, 1)], 1, "nan"),
+        lambda: es.within_variance_estimate(10**9, 1, 10**8, 10**9),
+        lambda: es.pass_hat_k_variance_estimate(10**9, 1, 10**8),  # hung in big-integer work: refused now
+        lambda: es.pass_at_k_variance_estimate(10**9, 1, 10**8),
     ):
         with pytest.raises(es.ExactStatsError):
             call()

@@ -7,6 +7,7 @@ from itertools import product
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,8 +162,6 @@ REAL = Path(os.environ.get("EXACTSTATS_REAL_EVALS", "../shared/data/real-evals")
 @pytest.mark.skipif(not (REAL / "mmlu-pro-outputs.long.parquet").exists(), reason="real-evals data not present")
 def test_mmlu_pro_categories_cannot_split_any_tier(tmp_path, capsys):
     """MMLU-Pro's 14 categories as tasks, 31 models: 2/2^14 is above Holm's first threshold over 465 pairs."""
-    import pandas as pd
-
     df = pd.read_parquet(REAL / "mmlu-pro-outputs.long.parquet", columns=["model", "category", "correct_latest"])
     acc = df.groupby(["model", "category"])["correct_latest"].mean().round(4).rename("score").reset_index()
     path = tmp_path / "categories.csv"
@@ -178,3 +177,24 @@ def test_mmlu_pro_categories_cannot_split_any_tier(tmp_path, capsys):
     means = scores.mean(axis=1).sort_values(ascending=False)
     assert [e["model"] for e in r["leaderboard"]] == means.index.tolist()
     assert np.allclose([e["mean"] for e in r["leaderboard"]], means.to_numpy())
+
+
+@pytest.mark.parametrize("name, wide", [("long.csv", False), ("wide.csv", True)])
+def test_shipped_example_tables(name, wide, capsys):
+    path = Path("tests/fixtures/tasks") / name
+    df = (
+        pd.read_csv(path, dtype=str)
+        if wide
+        else pd.read_csv(path, dtype=str).pivot(index="model", columns="task", values="score")
+    )
+    if wide:
+        df = df.set_index("model")
+    scores = [[Fraction(v) for v in row] for row in df.to_numpy()]
+    means = [sum(r, Fraction(0)) / len(r) for r in scores]
+    order = sorted(range(len(means)), key=lambda i: -means[i])
+    ranked = [scores[i] for i in order]
+    assert main(["report", str(path), "--json"] + (["--scores"] if wide else [])) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert [e["model"] for e in r["leaderboard"]] == [df.index[i] for i in order]
+    assert r["tiers"] == [[df.index[order[i]] for i in tier] for tier in es.task_tiers(ranked)]
+    assert [p["p_exact"] for p in r["adjacent_pairs"]] == [str(x.p) for x in es.compare_on_tasks(ranked)]

@@ -78,6 +78,9 @@ def main(args: argparse.Namespace) -> None:
 
     if args.out:
         _refuse_to_overwrite_an_input(args.out, args.inputs)
+    if getattr(args, "scores", False) or (len(args.inputs) == 1 and _is_task_file(args.inputs[0])):
+        _task_report(args)
+        return
     if len(args.inputs) == 1 and _is_passk_file(args.inputs[0]):
         from .passk_report import passk_pairs, passk_summary, problem_counts, read_passk_table, to_text
 
@@ -88,10 +91,6 @@ def main(args: argparse.Namespace) -> None:
             json.dumps({"passk": rows, "passk_pairs": pairs}) if args.json else to_text(rows, pairs),
             end="\n" if args.json else "",
         )
-        return
-
-    if getattr(args, "scores", False) or (len(args.inputs) == 1 and _is_task_file(args.inputs[0])):
-        _task_report(args)
         return
 
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
