@@ -110,6 +110,16 @@ Function                                      What it computes
 :class:`TaskPairComparison`                   Rows first and second of a scores table compared over the ...
 :func:`compare_on_tasks`                      Exact sign-flip comparisons over tasks of the rows of a ...
 :func:`task_tiers`                            Tiers of the rows (ranked best first): a row opens a new ...
+*agreement between raters*
+:func:`percent_agreement`                     Share of items on which the two raters give the same label
+:func:`cohen_kappa`                           Cohen's kappa of two raters, exactly: (p_o - p_e) / (1 - p_e)
+:func:`agreement_distribution`                P(D = d) for d = 0..N: the number of agreements when B's ...
+:func:`kappa_p_value`                         Exact conditional p-value of Cohen's kappa given both raters' ...
+:func:`kappa_p_value_float`                   Monte Carlo twin of kappa_p_value (alternative="greater"), ...
+:func:`weighted_kappa`                        Weighted kappa for ordinal labels (numbers), exactly: ...
+:func:`fleiss_kappa`                          Fleiss' kappa for many raters, exactly; every item rated by ...
+:func:`krippendorff_alpha`                    Krippendorff's alpha, exactly, with missing ratings (None); ...
+:func:`gwet_ac1`                              Gwet's AC1 for two raters, exactly: chance agreement from the ...
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -369,6 +379,18 @@ from .errorbars import (
     wilson_interval_float,
     z_value_float,
 )
+from .judges import (
+    KAPPA_WEIGHTS,
+    agreement_distribution,
+    cohen_kappa,
+    fleiss_kappa,
+    gwet_ac1,
+    kappa_p_value,
+    kappa_p_value_float,
+    krippendorff_alpha,
+    percent_agreement,
+    weighted_kappa,
+)
 from .levels import (
     INTERVAL_METHODS,
     PAIRED_TESTS,
@@ -624,6 +646,17 @@ __all__ = [
     "SoftSummary",
     "soft_summary_float",
     "paired_soft_difference_float",
+    # agreement between raters
+    "KAPPA_WEIGHTS",
+    "percent_agreement",
+    "cohen_kappa",
+    "agreement_distribution",
+    "kappa_p_value",
+    "kappa_p_value_float",
+    "weighted_kappa",
+    "fleiss_kappa",
+    "krippendorff_alpha",
+    "gwet_ac1",
     # leaderboards over tasks
     "as_task_scores",
     "smallest_p_value",

@@ -53,38 +53,51 @@ def _split(m: int, a: int, b: int) -> tuple[Any, Any, Any]:
 
 
 def binomial_cdf_scaled(n: int, upto: int, j: int, grid: int) -> int:
-    """``grid**n * P(Binomial(n, j/grid) <= upto)`` as an exact integer (0 <= j <= grid).
-
-    Terms ``C(n, i) j^i (grid - j)^(n - i)`` by their ratio: ``upto + 1`` big-integer steps.
-    """
+    """``grid**n * P(Binomial(n, j/grid) <= upto)`` as an exact integer (0 <= j <= grid): the weighted
+    binomial sum of :func:`binomial_range_sum` (binary splitting for long ranges)."""
     if upto < 0:
         return 0
     if upto >= n:
         return int(grid**n)
     if j == grid:  # every trial succeeds: X = n > upto
         return 0
-    w = _mpz(grid - j)
-    term = w**n
-    total = term
-    for i in range(upto):
-        term = term * (n - i) * j // ((i + 1) * w)
-        total += term
-    return int(total)
+    return binomial_range_sum(n, 0, upto, j, grid - j)
 
 
 def binomial_range_sum(m: int, lo: int, hi: int, beta: int, gamma: int) -> int:
-    """``sum_{b=lo}^{hi} C(m, b) beta^b gamma^(m - b)``, in integers (0 <= lo, hi <= m)."""
+    """``sum_{b=lo}^{hi} C(m, b) beta^b gamma^(m - b)``, in integers (0 <= lo, hi <= m).
+
+    Short ranges step term by term; long ones by binary splitting of the ratio series
+    ``term_{b+1} / term_b = (m - b) beta / ((b + 1) gamma)``: products of halves and one exact
+    division at the end, near-linear with GMP's multiplication instead of one bignum update per term.
+    """
     if lo > hi:
         return 0
     if gamma == 0:
         return beta**m if lo <= m <= hi else 0
-    term = _mpz(comb(m, lo)) * _mpz(beta) ** lo * _mpz(gamma) ** (m - lo)
-    total = _mpz(0)
-    for b in range(lo, hi + 1):
-        total += term
-        if b < hi:
-            term = term * (m - b) * beta // ((b + 1) * gamma)
-    return int(total)
+    if beta == 0:
+        return gamma**m if lo == 0 else 0
+    base = _mpz(comb(m, lo)) * _mpz(beta) ** lo * _mpz(gamma) ** (m - lo)
+    if hi - lo < 64:
+        term, total = base, _mpz(0)
+        for b in range(lo, hi + 1):
+            total += term
+            if b < hi:
+                term = term * (m - b) * beta // ((b + 1) * gamma)
+        return int(total)
+    _, q, t = _split_weighted(m, lo, hi + 1, _mpz(beta), _mpz(gamma))
+    return int(base * t // q)
+
+
+def _split_weighted(m: int, a: int, b: int, beta: Any, gamma: Any) -> tuple[Any, Any, Any]:
+    """P = prod_{a<=j<b} (m-j) beta, Q = prod (j+1) gamma, T = Q * sum_{i=a}^{b-1} prod_{a<=j<i} p_j / q_j."""
+    if b - a == 1:
+        q = (a + 1) * gamma
+        return (m - a) * beta, q, q
+    mid = (a + b) // 2
+    p1, q1, t1 = _split_weighted(m, a, mid, beta, gamma)
+    p2, q2, t2 = _split_weighted(m, mid, b, beta, gamma)
+    return p1 * p2, q1 * q2, t1 * q2 + p1 * t2
 
 
 def trinomial_integers(p_b: Fraction, p_c: Fraction) -> tuple[int, int, int, int]:

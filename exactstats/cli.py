@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -303,6 +303,12 @@ def cmd_sequential(args: argparse.Namespace) -> None:
     sequential_main(args)
 
 
+def cmd_agreement(args: argparse.Namespace) -> None:
+    from .report.agreement_run import main as agreement_main
+
+    agreement_main(args)
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import main as report_main
 
@@ -489,6 +495,19 @@ def _add_data_commands(sub: Any) -> None:
     from .report.sequential_run import add_arguments as add_sequential_arguments
 
     add_sequential_arguments(p)
+
+    p = sub.add_parser(
+        "agreement",
+        help="how far raters or LLM judges agree: kappa with an exact p-value, AC1, Krippendorff's alpha, Fleiss",
+        description="Agreement between raters from a CSV of ratings in long form (columns item, rater, label).",
+        epilog="examples:\n  exactstats agreement ratings.csv\n  exactstats agreement grades.csv --ordinal --json\n"
+        "  exactstats agreement judged.csv --labels A,B,tie --drop-single",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=cmd_agreement)
+    from .report.agreement_run import add_arguments as add_agreement_arguments
+
+    add_agreement_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ._binomial import binomial_lower_sum, region_sum, trinomial_integers
+from ._binomial import binomial_lower_sum, reduced_fraction, region_sum, trinomial_integers
 from ._normal import z_value_float
 from ._validate import (
     ExactStatsError,
@@ -165,7 +165,7 @@ def interval_coverage(method: str, n: int, p: Any, confidence: Any = "0.95") -> 
     refuse_if_too_big(n * math.log2(p.denominator + 1) * n / 64, "exact interval_coverage", "interval_coverage_float")
     terms = _binomial_terms(n, p)
     inside = sum(t for t, ok in zip(terms, _covered(method, n, p, level)) if ok)
-    return Fraction(inside, p.denominator**n)
+    return reduced_fraction(inside, p.denominator**n)
 
 
 def interval_coverage_float(method: str, n: int, p: Any, confidence: Any = "0.95") -> float:
@@ -286,7 +286,7 @@ def paired_rejection_probability(n: int, p_b: Any, p_c: Any, region: Region) -> 
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
     den, beta, gamma, rho = trinomial_integers(pb, pc)
-    return Fraction(region_sum(n, beta, gamma, rho, region, range(n + 1)), den**n)
+    return reduced_fraction(region_sum(n, beta, gamma, rho, region, range(n + 1)), den**n)
 
 
 def _conditional_p(test: str, b: int, c: int) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ._binomial import _mpz, reduced_fraction
 from ._validate import as_int, as_probability, refuse_if_too_big
 
 __all__ = ["expected_best_accuracy", "expected_best_accuracy_float"]
@@ -61,15 +62,15 @@ def expected_best_accuracy(questions: int, accuracy: Any, evaluations: int = 2) 
         limit=_WORK_LIMIT // n,
     )
     # P(X = j) = C(n, j) a**j (d-a)**(n-j) / d**n; sum over k of P(max >= k) = n - sum over k of P(X <= k-1)**m
-    term = (d - a) ** n  # the numerator at j = 0, then the next one by the ratio of neighbours
-    below = 0  # d**n * P(X <= k-1)
-    below_m = 0  # d**(n*m) * sum over k of P(X <= k-1)**m
+    term = _mpz(d - a) ** n  # the numerator at j = 0, then the next one by the ratio of neighbours (GMP integers)
+    below = _mpz(0)  # d**n * P(X <= k-1)
+    below_m = _mpz(0)  # d**(n*m) * sum over k of P(X <= k-1)**m
     for k in range(1, n + 1):
         below += term
         below_m += below**m
         term = term * (n - k + 1) * a // (k * (d - a))  # exact: each numerator is an integer
-    whole_m = d ** (n * m)
-    return Fraction(n * whole_m - below_m, whole_m * n)
+    whole_m = _mpz(d) ** (n * m)
+    return reduced_fraction(int(n * whole_m - below_m), int(whole_m * n))
 
 
 def expected_best_accuracy_float(questions: int, accuracy: Any, evaluations: int = 2) -> float:

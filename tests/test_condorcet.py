@@ -2,10 +2,11 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+import exactstats as es
 from exactstats import (
     ExactStatsError,
     majority_probability,
@@ -102,3 +103,28 @@ def test_bad_input(call, match):
 
 def test_float_means_its_decimal():
     assert majority_probability(0.7, 3) == majority_probability("7/10", 3) == Fraction(98, 125)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 400), st.data(), st.integers(0, 30), st.integers(0, 30))
+def test_weighted_binomial_sums_by_binary_splitting_equal_the_direct_sum(m, data, beta, gamma):
+    """The near-linear range sum behind majority, equivalence and coverage: long ranges are binary-split."""
+    from math import comb
+
+    from exactstats._binomial import binomial_cdf_scaled, binomial_range_sum
+
+    lo = data.draw(st.integers(0, m))
+    hi = data.draw(st.integers(lo, m))
+    direct = sum(comb(m, i) * beta**i * gamma ** (m - i) for i in range(lo, hi + 1))
+    assert binomial_range_sum(m, lo, hi, beta, gamma) == direct
+    if beta + gamma:
+        assert binomial_cdf_scaled(m, hi, beta, beta + gamma) == sum(
+            comb(m, i) * beta**i * gamma ** (m - i) for i in range(0, min(hi, m) + 1)
+        )
+
+
+def test_majority_at_large_k_is_exact_and_quick():
+    from scipy.stats import binom
+
+    p = es.majority_probability("0.501", 100_001)  # one binary-split sum: about a tenth of a second
+    assert float(p) == pytest.approx(float(binom.sf(50_000, 100_001, 0.501)), rel=1e-12)

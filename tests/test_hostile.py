@@ -48,6 +48,10 @@ BAD_COMMANDS = [
     ["report", "tests/fixtures/tasks/long.csv", "tests/fixtures/tasks/wide.csv", "--scores"],
     ["report", "tests/fixtures/tasks/wide.csv"],  # a wide table of scores without --scores is not 0/1
     ["report", "data/humaneval-sampled.parquet", "--scores"],
+    # issue 33: ratings
+    ["agreement", "/nonexistent.csv"],
+    ["agreement", "data/humaneval-sampled.parquet"],
+    ["agreement", "tests/fixtures/tasks/long.csv"],
 ]
 
 
