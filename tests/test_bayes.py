@@ -72,3 +72,13 @@ def test_posterior_mean_and_credible_interval():
 def test_bad_input_is_refused_by_name(call, match):
     with pytest.raises(es.ExactStatsError, match=match):
         call()
+
+
+def test_report_gives_each_adjacent_pair_its_exact_posterior_chance(capsys):
+    import json
+
+    from exactstats.cli import main
+
+    assert main(["report", "data/original-2000.long.parquet", "--json", "--draws", "20"]) == 0
+    for pair in json.loads(capsys.readouterr().out)["adjacent_pairs"]:
+        assert pair["p_better"] == pytest.approx(float(es.paired_better_probability(pair["b"], pair["c"])), rel=1e-9)

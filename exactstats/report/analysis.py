@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import ExactStatsError, as_int
+from ..bayes import paired_better_probability_float
 from ..clustered import cluster_sums, sign_flip_p_value, sign_flip_p_value_float
 from ..correlation import error_correlation_float
 from ..errorbars import clustered_interval_float, wilson_interval_float
@@ -78,6 +79,8 @@ class AdjacentPair:
     p_holm: float
     separated: bool
     questions_for_80pct_power: int | None
+    # posterior chance the better-ranked model is better (paired Dirichlet model, uniform prior; not Holm-adjusted)
+    p_better: float | None = None
 
 
 @dataclass
@@ -255,6 +258,7 @@ def adjacent_pairs(
     out = []
     for n, (i, j) in enumerate(keys):
         b, c = int(table.b[i, j]), int(table.b[j, i])
+        p_better = paired_better_probability_float(b, c) if table.sums is None else None
         if table.sums is None:
             iv = paired_difference_interval(b, c, q)
             paired, gap = [iv.lower, iv.upper], float(iv.difference)
@@ -278,6 +282,7 @@ def adjacent_pairs(
                 float(holm[n]),
                 bool(reject[n]),
                 need,
+                p_better,
             )
         )
     return out

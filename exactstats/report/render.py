@@ -63,7 +63,18 @@ def _pair_blocks(r: Report) -> list[Block]:
         (
             "table",
             (
-                ["pair", "b", "c", "gap (points)", "paired 95%", "p", "Holm p", "separated", "questions for 80% power"],
+                [
+                    "pair",
+                    "b",
+                    "c",
+                    "gap (points)",
+                    "paired 95%",
+                    "p",
+                    "Holm p",
+                    "separated",
+                    "questions for 80% power",
+                    "P(better)",
+                ],
                 [
                     [
                         f"{a.better} vs {a.worse}",
@@ -75,6 +86,7 @@ def _pair_blocks(r: Report) -> list[Block]:
                         f"{a.p_holm:.4g}",
                         "yes" if a.separated else "no",
                         str(a.questions_for_80pct_power or "-"),
+                        "-" if a.p_better is None else f"{a.p_better:.4f}",
                     ]
                     for a in r.adjacent_pairs
                 ],
@@ -93,7 +105,9 @@ def _pair_blocks(r: Report) -> list[Block]:
         text = (
             "b: questions only the better-ranked model got right; c: questions only the other got right. "
             "The exact McNemar test asks whether b and c differ by more than chance (b + c coin flips); "
-            "the paired interval is for the accuracy gap (b - c)/n."
+            "the paired interval is for the accuracy gap (b - c)/n. P(better): the posterior chance that the "
+            "better-ranked model is the better one (paired Dirichlet model, uniform prior: P(Bin(b + c + 1, 1/2) "
+            "<= b), exactly es.paired_better_probability); it is not corrected for the many pairs."
         )
     out.append(("p", text))
     return out
