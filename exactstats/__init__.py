@@ -120,6 +120,8 @@ Function                                      What it computes
 :func:`fleiss_kappa`                          Fleiss' kappa for many raters, exactly; every item rated by ...
 :func:`krippendorff_alpha`                    Krippendorff's alpha, exactly, with missing ratings (None); ...
 :func:`gwet_ac1`                              Gwet's AC1 for two raters, exactly: chance agreement from the ...
+:func:`rogan_gladen`                          The true positive rate behind a judge's positive rate, ...
+:func:`rogan_gladen_interval_float`           Interval for the corrected rate that carries the calibration ...
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -389,6 +391,8 @@ from .judges import (
     kappa_p_value_float,
     krippendorff_alpha,
     percent_agreement,
+    rogan_gladen,
+    rogan_gladen_interval_float,
     weighted_kappa,
 )
 from .levels import (
@@ -657,6 +661,8 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha",
     "gwet_ac1",
+    "rogan_gladen",
+    "rogan_gladen_interval_float",
     # leaderboards over tasks
     "as_task_scores",
     "smallest_p_value",

@@ -31,6 +31,7 @@ from math import comb, factorial
 from typing import Any
 
 from ._validate import ExactStatsError, as_choice, as_int, same_length
+from .errorbars import Interval
 
 __all__ = [
     "percent_agreement",
@@ -42,6 +43,8 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha",
     "gwet_ac1",
+    "rogan_gladen",
+    "rogan_gladen_interval_float",
     "KAPPA_WEIGHTS",
 ]
 
@@ -285,3 +288,90 @@ def gwet_ac1(a: Sequence[Any], b: Sequence[Any]) -> Fraction:
     pi = {k: Fraction(ca[k] + cb[k], 2 * n) for k in labels}
     pe = sum((p * (1 - p) for p in pi.values()), Fraction(0)) / (len(labels) - 1)
     return (percent_agreement(a, b) - pe) / (1 - pe)
+
+
+# --- a judge's bias, corrected --------------------------------------------------------------------------
+
+
+def _calibration(true_positive: Any, false_negative: Any, true_negative: Any, false_positive: Any) -> tuple[int, ...]:
+    counts = tuple(
+        as_int(v, name, minimum=0)
+        for v, name in (
+            (true_positive, "true_positive"),
+            (false_negative, "false_negative"),
+            (true_negative, "true_negative"),
+            (false_positive, "false_positive"),
+        )
+    )
+    tp, fn, tn, fp = counts
+    if tp + fn == 0 or tn + fp == 0:
+        raise ExactStatsError("the calibration items must include both people-positive and people-negative items")
+    return counts
+
+
+def rogan_gladen(
+    judged_positive: int, judged: int, true_positive: int, false_negative: int, true_negative: int, false_positive: int
+) -> Fraction:
+    """The true positive rate behind a judge's positive rate, corrected for its errors (Rogan and Gladen, 1978).
+
+    ``judged_positive`` of ``judged`` items were labelled positive (pass, correct, harmful...) by the judge;
+    on a calibration set that people also labelled, the judge's sensitivity is
+    ``true_positive / (true_positive + false_negative)`` and its specificity
+    ``true_negative / (true_negative + false_positive)``. The estimate
+    ``(q + sp - 1) / (se + sp - 1)`` is exact and may fall outside [0, 1] by chance; a judge no better than
+    a coin (``se + sp <= 1``) cannot be corrected and is refused.
+
+    >>> rogan_gladen(600, 1000, 85, 15, 90, 10)
+    Fraction(2, 3)
+    """
+    k = as_int(judged_positive, "judged_positive", minimum=0)
+    n = as_int(judged, "judged", minimum=1)
+    if k > n:
+        raise ExactStatsError(f"judged_positive must be <= judged = {n}, got {k}")
+    tp, fn, tn, fp = _calibration(true_positive, false_negative, true_negative, false_positive)
+    se, sp = Fraction(tp, tp + fn), Fraction(tn, tn + fp)
+    if se + sp <= 1:
+        raise ExactStatsError(
+            f"the judge is no better than chance on the calibration items (sensitivity {se} + specificity {sp} <= 1)"
+        )
+    return (Fraction(k, n) + sp - 1) / (se + sp - 1)
+
+
+def rogan_gladen_interval_float(
+    judged_positive: int,
+    judged: int,
+    true_positive: int,
+    false_negative: int,
+    true_negative: int,
+    false_positive: int,
+    confidence: Any = "0.95",
+) -> Interval:
+    """Interval for the corrected rate that carries the calibration set's uncertainty, with coverage at least
+    ``confidence`` for every true rate, sensitivity and specificity.
+
+    Clopper-Pearson intervals at level ``1 - alpha/3`` for the judge's positive rate, its sensitivity
+    and its specificity hold together with chance at least ``1 - alpha`` (Bonferroni). The corrected
+    rate is monotone in each of the three when the other two are fixed, so its range over that box is
+    found at the box's eight corners. The ends are cut to [0, 1], where the true rate lies (this keeps
+    the coverage); if the box admits a judge no better than chance the interval is all of [0, 1].
+    Floats (SciPy's beta quantiles); the guarantee is the union bound, so the level is conservative.
+
+    >>> lo, hi = rogan_gladen_interval_float(600, 1000, 85, 15, 90, 10)
+    >>> round(lo, 3), round(hi, 3)
+    (0.504, 0.847)
+    """
+    from ._validate import as_probability
+    from .errorbars import clopper_pearson_interval_float
+
+    rogan_gladen(judged_positive, judged, true_positive, false_negative, true_negative, false_positive)  # checks
+    tp, fn, tn, fp = _calibration(true_positive, false_negative, true_negative, false_positive)
+    level = as_probability(confidence, "confidence", open_low=True, open_high=True)
+    each = 1 - (1 - level) / 3
+    q = clopper_pearson_interval_float(judged_positive, judged, each)
+    se = clopper_pearson_interval_float(tp, tp + fn, each)
+    sp = clopper_pearson_interval_float(tn, tn + fp, each)
+    corners = [(a, b, c) for a in q for b in se for c in sp]
+    if any(b + c <= 1 for _, b, c in corners):
+        return Interval(0.0, 1.0)
+    values = [(a + c - 1) / (b + c - 1) for a, b, c in corners]
+    return Interval(min(1.0, max(0.0, min(values))), min(1.0, max(0.0, max(values))))

@@ -114,6 +114,9 @@ def test_python_api_refuses_with_one_error_class():
         lambda: es.within_variance_estimate(10**9, 1, 10**8, 10**9),
         lambda: es.pass_hat_k_variance_estimate(10**9, 1, 10**8),  # hung in big-integer work: refused now
         lambda: es.pass_at_k_variance_estimate(10**9, 1, 10**8),
+        lambda: es.rogan_gladen(5, 10, -1, 3, 4, 1),
+        lambda: es.rogan_gladen_interval_float(5, 10, 3, 1, 4, 1, confidence="1.5"),
+        lambda: es.kappa_p_value_float(["a", None], ["a", "b"]),
     ):
         with pytest.raises(es.ExactStatsError):
             call()

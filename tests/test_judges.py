@@ -206,3 +206,36 @@ def test_agreement_command_refuses_bad_files(tmp_path, capsys):
     assert main(["agreement", kept, "--drop-single", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["dropped_single"] == 1
     assert main(["agreement", str(tmp_path / "missing.csv")]) == 2 and "no such file" in capsys.readouterr().err
+
+
+# --- a judge's bias, corrected --------------------------------------------------------------------------
+
+
+def test_rogan_gladen_inverts_the_judges_errors():
+    # true rate 2/3, sensitivity 17/20, specificity 9/10: the judge says positive on 2/3 * 17/20 + 1/3 * 1/10
+    q = Fraction(2, 3) * Fraction(17, 20) + Fraction(1, 3) * Fraction(1, 10)
+    assert es.rogan_gladen(int(q * 3000), 3000, 85, 15, 90, 10) == Fraction(2, 3)
+    with pytest.raises(ExactStatsError, match="no better than chance"):
+        es.rogan_gladen(50, 100, 5, 5, 5, 5)
+    with pytest.raises(ExactStatsError, match="both people-positive and people-negative"):
+        es.rogan_gladen(50, 100, 5, 0, 0, 0)
+    with pytest.raises(ExactStatsError, match="judged_positive"):
+        es.rogan_gladen(101, 100, 5, 1, 5, 1)
+    assert es.rogan_gladen_interval_float(50, 100, 6, 4, 5, 5) == (0.0, 1.0)  # the box admits a chance-level judge
+
+
+def test_rogan_gladen_interval_holds_its_coverage_where_the_uncorrected_one_does_not():
+    """Simulated: true rate 0.3, sensitivity 0.85, specificity 0.9, 60 + 90 calibration items, 1,500 judged."""
+    rng = np.random.default_rng(11)
+    rate, se, sp, runs = 0.3, 0.85, 0.9, 800
+    covered = naive = 0
+    for _ in range(runs):
+        tp = rng.binomial(60, se)
+        tn = rng.binomial(90, sp)
+        k = rng.binomial(1500, rate * se + (1 - rate) * (1 - sp))
+        lo, hi = es.rogan_gladen_interval_float(int(k), 1500, int(tp), 60 - int(tp), int(tn), 90 - int(tn))
+        covered += lo <= rate <= hi
+        lo, hi = es.clopper_pearson_interval_float(int(k), 1500)  # the judge's own rate, uncorrected
+        naive += lo <= rate <= hi
+    assert covered / runs >= 0.95 - 3 * (0.05 * 0.95 / runs) ** 0.5
+    assert naive / runs < 0.5  # the check above could fail: the uncorrected interval misses the true rate
