@@ -46,7 +46,6 @@ from ._validate import (
     as_choice,
     as_fraction,
     as_probability,
-    refuse_if_too_big,
     same_length,
 )
 from .errorbars import Interval, clustered_interval_float
@@ -113,24 +112,20 @@ def sign_flip_p_value(differences: Any, alternative: str = "two-sided") -> Fract
     sizes, t, g = _tail_point(u, alternative)
     if g == 0 or (alternative == "two-sided" and sum(u) == 0):
         return Fraction(1)
+    block = 8 * ((g + 2 + 7) // 8)  # whole bytes; a count is at most 2^g, so a block never carries over
     if len(sizes) == 1:  # one size v: T / v is Binomial(g, 1/2), McNemar's sum
         (v,) = sizes
         below = binomial_lower_sum(g, t // v)
-        return min(dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g), Fraction(1))
-    block = 8 * ((g + 2 + 7) // 8)  # whole bytes; a count is at most 2^g, so a block never carries over
-    if (t + 1) * block <= SIGN_FLIP_MAX_BITS:
+    elif (t + 1) * block <= SIGN_FLIP_MAX_BITS:
         below = _count_packed(sizes, t, block)
     elif g <= MEET_IN_THE_MIDDLE_MAX:  # few differences on a fine scale (scores with unlike denominators)
         below = _count_by_halves([abs(x) for x in u if x], t)
     else:
-        refuse_if_too_big(
-            (t + 1) * block,
-            f"sign_flip_p_value over {g} nonzero differences",
-            "sign_flip_p_value_float",
-            SIGN_FLIP_MAX_BITS,
+        raise ExactStatsError(
+            f"sign_flip_p_value over {g} nonzero differences needs integers of about {(t + 1) * block:,} bits, "
+            f"over the exact limit of {SIGN_FLIP_MAX_BITS:,}; use sign_flip_p_value_float for a float answer"
         )
-    p = dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g)
-    return min(p, Fraction(1))
+    return min(dyadic_fraction(below * (2 if alternative == "two-sided" else 1), g), Fraction(1))
 
 
 def _count_packed(sizes: Counter[int], t: int, block: int) -> int:

@@ -296,7 +296,10 @@ def clustered_standard_error_float(scores: Any, clusters: Any, correction: str =
     0.176777
     """
     correction = as_choice(correction, "correction", CLUSTER_CORRECTIONS)
-    x, label = _float_scores(scores, clusters)
+    return _clustered_se(*_float_scores(scores, clusters), correction)
+
+
+def _clustered_se(x: np.ndarray, label: np.ndarray, correction: str) -> float:
     sums = np.bincount(label, weights=x - x.mean())
     variance = float((sums**2).sum()) / x.size**2
     if correction == "G/(G-1)":
@@ -328,8 +331,9 @@ def clustered_interval_float(
     (0.34, 0.993)
     """
     reference = as_choice(reference, "reference", INTERVAL_REFERENCES)
-    x, label = _float_scores(scores, clusters)
-    se = clustered_standard_error_float(scores, clusters, correction)
+    correction = as_choice(correction, "correction", CLUSTER_CORRECTIONS)
+    x, label = _float_scores(scores, clusters)  # read once: the mean and the standard error share it
+    se = _clustered_se(x, label, correction)
     groups = int(label.max()) + 1
     if reference == "normal":
         quantile = z_value_float(confidence)

@@ -30,8 +30,8 @@ from fractions import Fraction
 from math import comb, factorial
 from typing import Any
 
-from ._validate import ExactStatsError, as_choice, as_int, same_length
-from .errorbars import Interval
+from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
+from .errorbars import Interval, clopper_pearson_interval_float
 
 __all__ = [
     "percent_agreement",
@@ -176,8 +176,6 @@ def weighted_kappa(a: Sequence[Any], b: Sequence[Any], weights: str = "linear") 
     """
     weights = as_choice(weights, "weights", KAPPA_WEIGHTS)
     a, b = _pair(a, b)
-    from ._validate import as_fraction
-
     xs = [as_fraction(x, f"a[{i}]") for i, x in enumerate(a)]
     ys = [as_fraction(y, f"b[{i}]") for i, y in enumerate(b)]
     power = 1 if weights == "linear" else 2
@@ -238,8 +236,6 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> Fraction:
     >>> krippendorff_alpha([[1, 1, None], [2, 2, 2], [1, 2, 1], [None, 3, 3]])
     Fraction(23, 32)
     """
-    from ._validate import as_fraction
-
     level = as_choice(level, "level", ("nominal", "interval"))
     rows = _ratings(ratings)
     units = [[x for x in r if x is not None and x == x] for r in rows]
@@ -360,9 +356,6 @@ def rogan_gladen_interval_float(
     >>> round(lo, 3), round(hi, 3)
     (0.504, 0.847)
     """
-    from ._validate import as_probability
-    from .errorbars import clopper_pearson_interval_float
-
     rogan_gladen(judged_positive, judged, true_positive, false_negative, true_negative, false_positive)  # checks
     tp, fn, tn, fp = _calibration(true_positive, false_negative, true_negative, false_positive)
     level = as_probability(confidence, "confidence", open_low=True, open_high=True)

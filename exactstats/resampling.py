@@ -63,13 +63,13 @@ def redraw_counts(questions: int, n: int, draws: int, rng: np.random.Generator) 
 
 
 def _patterns(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct correctness patterns (columns of C) and how many questions share each.
+    """Distinct patterns (columns of C: 0/1 answers, or counts per question) and how many questions share each.
 
     Questions with the same pattern are interchangeable in a redraw, so a redraw only
     needs counts over P patterns instead of Q questions (P <= min(Q, 2**models)).
     """
     models, questions = C.shape
-    if models <= 62:  # a column's pattern as one integer: a 1-D unique instead of a row-wise one
+    if models <= 62 and C.max() <= 1:  # a 0/1 column's pattern as one integer: a 1-D unique, not a row-wise one
         codes = (C.T.astype(np.int64) << np.arange(models, dtype=np.int64)).sum(axis=1)
         values, counts = np.unique(codes, return_counts=True)
         patterns = ((values[:, None] >> np.arange(models)) & 1).astype(np.float64)
@@ -326,14 +326,7 @@ def top_stays_top_clustered_float(S: Any, draws: int = 2000, seed: Any = 0) -> f
     if S.ndim != 2 or 0 in S.shape or S.dtype.kind not in "iu" or (S < 0).any():
         raise ExactStatsError(f"S must be a models x questions matrix of counts >= 0, got shape {S.shape}")
     draws = as_int(draws, "draws", minimum=1)
-    rng = np.random.default_rng(seed)
-    top = int(np.argsort(-S.sum(axis=1), kind="stable")[0])
-    questions = S.shape[1]
-    block = max(1, _BLOCK_CELLS // questions)
-    hits = 0
-    for start in range(0, draws, block):
-        size = min(block, draws - start)
-        W = redraw_counts(questions, questions, size, rng)  # draws x questions: how often each is drawn
-        scores = W.astype(np.float64) @ S.T.astype(np.float64)
-        hits += int(np.sum((scores + rng.random(scores.shape) * 0.5).argmax(axis=1) == top))
+    top = int(_full_order(S)[0])
+    # the redraws of top_stays_top_float, over whole questions' counts instead of 0/1 answers
+    hits = sum(int(np.sum(s.argmax(axis=1) == top)) for s in _redraw_scores(S, S.shape[1], draws, seed))
     return hits / draws

@@ -121,6 +121,14 @@ def _within_at(rows: list[tuple[int, int]], within_own: list[Fraction], k: int, 
     return float(sum(parts, Fraction(0)) / len(parts))
 
 
+def _standard_error(
+    rows: list[tuple[int, int]], k: int, m: int, measure: str, parts: tuple[float, list[Fraction]]
+) -> float:
+    between, within = parts
+    variance = max(0.0, between + _within_at(rows, within, k, m, measure)) / len(rows)
+    return float(variance**0.5)
+
+
 def standard_error_at_float(table: Any, k: int, m: int, measure: str = "pass@k") -> float:
     """Estimated standard error of the mean pass@k (or pass^k) over these problems with ``m`` samples each.
 
@@ -129,9 +137,7 @@ def standard_error_at_float(table: Any, k: int, m: int, measure: str = "pass@k")
     """
     rows, k, _ = _parts(table, k, measure)
     m = as_int(m, "m", minimum=k)
-    between, within = _split(rows, k, measure)
-    variance = max(0.0, between + _within_at(rows, within, k, m, measure)) / len(rows)
-    return float(variance**0.5)
+    return _standard_error(rows, k, m, measure, _split(rows, k, measure))
 
 
 def samples_per_problem_float(
@@ -148,23 +154,24 @@ def samples_per_problem_float(
     target_value = as_fraction(target, "target")
     if target_value <= 0:
         raise ExactStatsError(f"target must be a standard error > 0, got {target_value}")
+    goal = float(target_value)
     max_n = as_int(max_n, "max_n", minimum=k)
-    between, within = _split(rows, k, measure)
+    parts = _split(rows, k, measure)  # once: every m below reuses the problems' own within parts
+    between, within = parts
     floor = (between / len(rows)) ** 0.5
-    at = {m: standard_error_at_float(rows, k, m, measure) for m in (k, max_n)}
     mean_within = float(sum(within, Fraction(0)) / len(within))
-    if at[max_n] > float(target_value):
-        return SamplesPlan(None, at[max_n], floor, between, mean_within)
+
+    def se(m: int) -> float:
+        return _standard_error(rows, k, m, measure, parts)
+
+    if se(max_n) > goal:
+        return SamplesPlan(None, se(max_n), floor, between, mean_within)
     largest = max(n for n, _ in rows)
     for m in range(k, min(largest, max_n) + 1):  # unbiased estimates here: not assumed monotone, each one tried
-        se = standard_error_at_float(rows, k, m, measure)
-        if se <= float(target_value):
-            return SamplesPlan(m, se, floor, between, mean_within)
+        if se(m) <= goal:
+            return SamplesPlan(m, se(m), floor, between, mean_within)
     lo, hi = largest + 1, max_n  # beyond the samples drawn every within part falls as n/m: bisect
     while lo < hi:
         mid = (lo + hi) // 2
-        if standard_error_at_float(rows, k, mid, measure) <= float(target_value):
-            hi = mid
-        else:
-            lo = mid + 1
-    return SamplesPlan(lo, standard_error_at_float(rows, k, lo, measure), floor, between, mean_within)
+        lo, hi = (lo, mid) if se(mid) <= goal else (mid + 1, hi)
+    return SamplesPlan(lo, se(lo), floor, between, mean_within)

@@ -11,12 +11,10 @@ number of ratings.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 from collections import defaultdict
 from fractions import Fraction
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 from .._validate import ExactStatsError, as_fraction
@@ -31,6 +29,7 @@ from ..judges import (
     percent_agreement,
     weighted_kappa,
 )
+from .csv_rows import read_csv_rows
 
 COLUMNS = ("item", "rater", "label")
 
@@ -49,23 +48,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def read_ratings(path: str, allowed: list[str] | None = None) -> dict[str, dict[str, str]]:
     """item -> rater -> label, every row checked (a second label of one rater for one item is an error)."""
-    file = Path(path)
-    if not file.is_file():
-        raise ExactStatsError(f"{path}: no such file")
-    with open(file, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    if not rows:
-        raise ExactStatsError(f"{path}: empty file")
-    header = [h.strip() for h in rows[0]]
+    header, rows = read_csv_rows(path)
     if not set(COLUMNS) <= set(header):
         raise ExactStatsError(f"{path}: needs columns item, rater, label (got {', '.join(header)})")
     at = {c: header.index(c) for c in COLUMNS}
     ratings: dict[str, dict[str, str]] = defaultdict(dict)
-    for line, row in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            raise ExactStatsError(f"{path}, line {line}: {len(row)} cells, but the header has {len(header)}")
+    for line, row in rows:
         item, rater, label = (row[at[c]].strip() for c in COLUMNS)
         if not item or not rater or not label:
             raise ExactStatsError(f"{path}, line {line}: empty item, rater or label")

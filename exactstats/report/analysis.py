@@ -142,6 +142,16 @@ class Report:
     paired_test: str = MCNEMAR
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def questions_repeat(self) -> bool:
+        """Questions asked more than once: the pair tests are sign-flip tests over questions."""
+        return self.paired_test != MCNEMAR
+
+    @property
+    def test_name(self) -> str:
+        """The pair test, as prose says it."""
+        return "exact sign-flip test over questions" if self.questions_repeat else "exact McNemar test"
+
     def to_json(self) -> dict[str, Any]:
         # a shallow walk, not dataclasses.asdict: that deep-copies every pair object (9.5 s at 1,000 models)
         out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "extra"}
@@ -258,8 +268,8 @@ def adjacent_pairs(
     out = []
     for n, (i, j) in enumerate(keys):
         b, c = int(table.b[i, j]), int(table.b[j, i])
-        p_better = paired_better_probability_float(b, c) if table.sums is None else None
         if table.sums is None:
+            p_better: float | None = paired_better_probability_float(b, c)
             iv = paired_difference_interval(b, c, q)
             paired, gap = [iv.lower, iv.upper], float(iv.difference)
             uv = unpaired_difference_interval(int(right[i]), int(right[j]), q)
@@ -267,7 +277,7 @@ def adjacent_pairs(
             need = questions_needed(Fraction(b + c, q), Fraction(b - c, q)).n if b != c else None
         else:
             cv = clustered_interval_float((C[i] - C[j]).tolist(), np.asarray(clusters).tolist())
-            paired, gap, unpaired, need = [cv.lower, cv.upper], (b - c) / q, None, None
+            paired, gap, unpaired, need, p_better = [cv.lower, cv.upper], (b - c) / q, None, None, None
         out.append(
             AdjacentPair(
                 models[i],
@@ -422,7 +432,7 @@ def calibration_table(probs: np.ndarray, answers: np.ndarray, models: list[str])
 def reading_notes(r: Report) -> list[str]:
     """What a reader must know to read the numbers right, chosen from the results."""
     out = []
-    if r.rows is not None and r.rows != r.questions:
+    if r.questions_repeat:
         out.append(
             f"Each question was asked more than once ({r.rows} rows, {r.questions} questions): the pair tests are "
             "exact sign-flip tests over questions, the paired intervals are clustered by question (Student t), "

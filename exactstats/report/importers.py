@@ -407,9 +407,12 @@ def _from_lm_eval(path: Path, name: str | None, metric: str) -> list[ModelRows]:
         ids.append(str(obj["doc_id"]))
         correct.append(obj[metric])
         line_numbers.append(i + 1)
-        if right is not None:
+        if right is not None:  # appended in place: a copy per line made reading a samples file quadratic
             share = _lm_eval_right_share(obj)
-            right = None if share is None else [*right, share]
+            if share is None:
+                right = None
+            else:
+                right.append(share)
     values = _binary_array(np.array(correct, dtype=object), lambda idx: f"{path}, line {line_numbers[idx[0]]}")
     task = _lm_eval_task(path)
     model = name or _lm_eval_model_name(path.parent)

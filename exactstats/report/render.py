@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from .analysis import MCNEMAR, Report
+from .analysis import Report
 
 Block = tuple[str, Any]
 
@@ -57,7 +57,6 @@ def _leaderboard_blocks(r: Report) -> list[Block]:
 def _pair_blocks(r: Report) -> list[Block]:
     """Adjacent pairs: the exact paired test with Holm, the paired interval, the questions needed."""
     out: list[Block] = []
-    repeated = r.paired_test != MCNEMAR
     out += [
         ("h2", f"Adjacent pairs ({r.paired_test}, Holm over adjacent pairs)"),
         (
@@ -93,7 +92,7 @@ def _pair_blocks(r: Report) -> list[Block]:
             ),
         ),
     ]
-    if repeated:
+    if r.questions_repeat:
         text = (
             f"b: rows (question, sample) only the better-ranked model got right; c: rows only the other got right. "
             f"The sign-flip test asks whether, question by question, the difference in right answers leans one way "
@@ -120,7 +119,7 @@ def _panel_blocks(r: Report) -> list[Block]:
         ("h2", "Tiers (no pair within a tier is separated; Holm over all pairs, 5% level)"),
         (
             "p",
-            f"Models are taken best first; a model opens a new tier when the {r.paired_test.split(' over ')[0]}, "
+            f"Models are taken best first; a model opens a new tier when the {r.test_name}, "
             "Holm-corrected over all pairs, separates it from the first model of the current tier.",
         ),
         ("ol", [", ".join(t) for t in r.tiers]),
@@ -131,7 +130,7 @@ def _panel_blocks(r: Report) -> list[Block]:
             (
                 "p",
                 f"The leader stays first in {s['share']:.1%} of {s['draws']} redraws of all {s['n']} questions"
-                + (" (whole questions, with all their samples)." if r.rows != r.questions else "."),
+                + (" (whole questions, with all their samples)." if r.questions_repeat else "."),
             )
         )
     if r.phi:

@@ -9,7 +9,6 @@ the smallest p-value the number of tasks allows, which says whether any pair can
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
@@ -17,8 +16,9 @@ from typing import Any
 
 from .._validate import ExactStatsError, as_fraction
 from ..errorbars import clustered_interval_float
-from ..multiplicity import bh_adjust
-from ..tasks import compare_on_tasks, smallest_p_value, task_tiers, tasks_needed
+from ..multiplicity import bh_adjust, tiers_from_separation
+from ..tasks import compare_on_tasks, smallest_p_value, tasks_needed
+from .csv_rows import read_csv_rows
 from .render import Block, html_from_blocks, markdown_from_blocks
 
 __all__ = ["TaskTable", "TaskReport", "analyse_tasks", "is_task_table", "read_task_table", "task_markdown"]
@@ -44,16 +44,9 @@ def is_task_table(columns: Any) -> bool:
 def read_task_table(path: str, wide: bool = False, intersect: bool = False) -> TaskTable:
     """Scores per model and task from a CSV, exact; a missing score is an error naming its model and task
     unless ``intersect`` (then tasks some model lacks are dropped, and the report says which)."""
-    file = Path(path)
-    if not file.is_file():
-        raise ExactStatsError(f"{path}: no such file")
-    if file.suffix != ".csv":
+    if Path(path).suffix != ".csv":
         raise ExactStatsError(f"{path}: a table of task scores must be a .csv file")
-    with open(file, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    if not rows or not rows[0]:
-        raise ExactStatsError(f"{path}: empty file")
-    header = [h.strip() for h in rows[0]]
+    header, rows = read_csv_rows(path)
     cells = _wide_cells(path, header, rows) if wide else _long_cells(path, header, rows)
     models = list(dict.fromkeys(m for m, _ in cells))
     tasks = list(dict.fromkeys(t for _, t in cells))
@@ -82,16 +75,12 @@ def _score(path: str, line: int, text: str, what: str) -> Fraction:
         raise ExactStatsError(f"{path}, line {line}: {what} must be a number, got {text!r}") from None
 
 
-def _long_cells(path: str, header: list[str], rows: list[list[str]]) -> dict[tuple[str, str], Fraction]:
+def _long_cells(path: str, header: list[str], rows: list[tuple[int, list[str]]]) -> dict[tuple[str, str], Fraction]:
     if not LONG_COLUMNS <= set(header):
         raise ExactStatsError(f"{path}: a long table of task scores needs columns model, task, score")
     col = {name: header.index(name) for name in LONG_COLUMNS}
     cells: dict[tuple[str, str], Fraction] = {}
-    for line, row in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            raise ExactStatsError(f"{path}, line {line}: {len(row)} cells, but the header has {len(header)}")
+    for line, row in rows:
         model, task, text = row[col["model"]].strip(), row[col["task"]].strip(), row[col["score"]]
         if not model or not task:
             raise ExactStatsError(f"{path}, line {line}: empty model or task name")
@@ -103,7 +92,7 @@ def _long_cells(path: str, header: list[str], rows: list[list[str]]) -> dict[tup
     return cells
 
 
-def _wide_cells(path: str, header: list[str], rows: list[list[str]]) -> dict[tuple[str, str], Fraction]:
+def _wide_cells(path: str, header: list[str], rows: list[tuple[int, list[str]]]) -> dict[tuple[str, str], Fraction]:
     if "model" not in header:
         raise ExactStatsError(f"{path}: a wide table of task scores needs a 'model' column and one column per task")
     dups = sorted({h for h in header if header.count(h) > 1})
@@ -111,16 +100,14 @@ def _wide_cells(path: str, header: list[str], rows: list[list[str]]) -> dict[tup
         raise ExactStatsError(f"{path}: column {dups[0]!r} appears more than once in the header")
     m = header.index("model")
     cells: dict[tuple[str, str], Fraction] = {}
-    for line, row in enumerate(rows[1:], 2):
-        if not any(c.strip() for c in row):
-            continue
-        if len(row) != len(header):
-            raise ExactStatsError(f"{path}, line {line}: {len(row)} cells, but the header has {len(header)}")
+    seen: set[str] = set()
+    for line, row in rows:
         model = row[m].strip()
         if not model:
             raise ExactStatsError(f"{path}, line {line}: empty model name")
-        if any(mm == model for mm, _ in cells):
+        if model in seen:
             raise ExactStatsError(f"{path}, line {line}: model {model!r} appears twice")
+        seen.add(model)
         for task, text in zip(header, row):
             if task != "model" and text.strip():
                 cells[(model, task)] = _score(path, line, text, f"the score of {model!r} on {task!r}")
@@ -188,6 +175,8 @@ def analyse_tasks(table: TaskTable, fdr: str | None = None, provenance: dict[str
         for m, i, row in zip(models, order, scores)
     ]
     adjacent = compare_on_tasks(scores, "adjacent")
+    every = compare_on_tasks(scores, "all")  # once: the tiers (Holm) and --fdr (BH/BY) read the same p-values
+    separated = {(r.first, r.second): r.holm <= ALPHA for r in every}
     pairs = [
         TaskPairRow(
             models[r.first],
@@ -212,7 +201,9 @@ def analyse_tasks(table: TaskTable, fdr: str | None = None, provenance: dict[str
         source=table.source,
         leaderboard=board,
         adjacent_pairs=pairs,
-        tiers=[[models[i] for i in tier] for tier in task_tiers(scores, ALPHA)],
+        tiers=[
+            [models[i] for i in tier] for tier in tiers_from_separation(lambda i, j: separated[(i, j)], len(models))
+        ],
         smallest_p=float(floor),
         smallest_p_exact=str(floor),
         pairs_separable=floor <= ALPHA / n_pairs,
@@ -220,15 +211,14 @@ def analyse_tasks(table: TaskTable, fdr: str | None = None, provenance: dict[str
         provenance=dict(provenance or {}),
     )
     if fdr is not None:
-        report.fdr = _fdr(scores, fdr)
+        report.fdr = _fdr([r.p for r in every], fdr)
     report.notes = _notes(report, len(adjacent))
     return report
 
 
-def _fdr(scores: list[list[Fraction]], method: str) -> dict[str, Any]:
+def _fdr(ps: list[Fraction], method: str) -> dict[str, Any]:
     if method not in ("bh", "by"):
         raise ExactStatsError(f"fdr must be 'bh' or 'by', got {method!r}")
-    ps = [r.p for r in compare_on_tasks(scores, "all")]
     qs = bh_adjust(ps, "any" if method == "by" else "independent")
     return {"method": method, "discoveries": sum(q <= ALPHA for q in qs), "pairs": len(qs)}
 
