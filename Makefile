@@ -78,7 +78,7 @@ data: $(STAMP) sandbox-tools
 	bash data/make_data.sh
 
 data-check: $(STAMP)
-	$(BIN)/python -m scoring check data --n 20
+	$(BIN)/python -m tools check data --n 20
 
 clean:
 	rm -rf $(BUILD)

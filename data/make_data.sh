@@ -34,4 +34,4 @@ for m in $MODELS; do
   $PY -m scoring run --model "$m" --questions redux --n 2000 --seed 0 --threads "$THREADS" --no-progress \
       --format cloze --shuffle original --cross-reference-filter v1 --out "data/runs/cloze-2000/$m"
 done
-$PY -m scoring build-data data
+$PY -m tools build-data data

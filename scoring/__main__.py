@@ -1,4 +1,7 @@
-"""``python -m scoring``: score models on multiple-choice questions, sample and execute code, build and check data."""
+"""``python -m scoring``: score models on multiple-choice questions, sample and execute code, collect the rows.
+
+The project's own dataset tools (rebuilding and re-checking ``data/``) are ``python -m tools``.
+"""
 
 from __future__ import annotations
 
@@ -108,13 +111,10 @@ def parallel_state(device: str):
     return PartialState(cpu=device == "cpu" or (device == "auto" and not torch.cuda.is_available()))
 
 
-def cmd_run(args) -> int:
-    from .run import RunConfig, question_set_hash, run_folder, run_settings, score_questions
-    from .scorer import load_model, resolve_device_dtype, resolve_source
+def _run_config(args):
+    """`run`'s settings from its arguments; a resumed or extended run keeps the ones it recorded."""
+    from .run import RunConfig
 
-    check_model(args.model)
-    if args.no_progress:
-        quiet_libraries()
     cfg = RunConfig(
         model=args.model,
         questions_source=args.questions,
@@ -136,7 +136,15 @@ def cmd_run(args) -> int:
     cfg.cross_reference_filter = inherited("cross_reference_filter", args.cross_reference_filter, related, "v2")
     cfg.format = inherited("format", args.format, related, "letter")
     cfg.shots_from = inherited("shots_from", args.shots_from, related, "pool")
-    pool, kept, dropped, questions = select_questions(
+    cfg.validate()
+    return cfg
+
+
+def _run_questions(args, cfg):
+    """The questions to score and the pool few-shot examples come from (and its hash for dev shots)."""
+    from .run import question_set_hash
+
+    pool, _, dropped, questions = select_questions(
         args.questions,
         args.n,
         args.seed,
@@ -150,20 +158,28 @@ def cmd_run(args) -> int:
             f"(e.g. 'all of the above'); --keep-cross-references keeps them",
             file=sys.stderr,
         )
-    shots_pool, shots_hash = pool, None
-    if cfg.shots_from == "dev":
-        if not args.dev_questions:
-            raise ValueError(
-                "--shots-from dev needs --dev-questions (a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu)"
-            )
-        shots_pool = load_dev_questions(args.dev_questions)
-        shots_hash = question_set_hash(shots_pool)
+    if cfg.shots_from != "dev":
+        return questions, pool, None, len(dropped)
+    if not args.dev_questions:
+        raise ValueError("--shots-from dev needs --dev-questions (a folder of *_dev.csv, a .jsonl, or hub:cais/mmlu)")
+    shots_pool = load_dev_questions(args.dev_questions)
+    return questions, shots_pool, question_set_hash(shots_pool), len(dropped)
+
+
+def cmd_run(args) -> int:
+    from .run import question_set_hash, run_folder, run_settings, score_questions
+    from .scorer import load_model, resolve_device_dtype, resolve_source
+
+    check_model(args.model)
+    if args.no_progress:
+        quiet_libraries()
+    cfg = _run_config(args)
+    questions, shots_pool, shots_hash, dropped = _run_questions(args, cfg)
     _, _, sha, name = resolve_source(args.model)
     _, dtype = resolve_device_dtype(args.device, args.dtype)
-    run_folder(Path(args.out)).check_settings(
-        run_settings(cfg, name, sha, question_set_hash(questions), dtype, shots_hash)
-    )
-    lm = load_model(  # after the check: loading is slow
+    settings = run_settings(cfg, name, sha, question_set_hash(questions), dtype, shots_hash)
+    run_folder(Path(args.out)).check_settings(settings)  # the one check, before the slow model load
+    lm = load_model(
         args.model, device=args.device, dtype=args.dtype, threads=args.threads, letter_spelling=cfg.letter_spelling
     )
     manifest = score_questions(
@@ -175,10 +191,11 @@ def cmd_run(args) -> int:
         progress=not args.no_progress,
         reuse_from=[Path(d) for d in args.reuse_rows_from],
         parallel=parallel_state(args.device),
+        settings=settings,
     )
     if "rows" not in manifest:
         return 0  # a worker process of a parallel run: the main process reports
-    manifest["dropped_cross_reference"] = len(dropped)
+    manifest["dropped_cross_reference"] = dropped
     if args.json:
         print(json.dumps(manifest))
     else:
@@ -291,35 +308,6 @@ def cmd_matrix(args) -> int:
     if args.long:
         long.to_parquet(args.long, index=False)
     print(f"{wide.shape[0]} models x {wide.shape[1]} questions -> {out}")
-    return 0
-
-
-def cmd_check(args) -> int:
-    from .check import check_dataset, check_files, check_passk
-
-    ok_files, report_files = check_files(Path(args.data))
-    print(report_files)
-    if not ok_files:
-        return 1
-    ok, report = check_dataset(Path(args.data), n=args.n)
-    print(report)
-    ok_passk, report_passk = check_passk(Path(args.data), n=args.n)
-    print(report_passk)
-    return 0 if ok and ok_passk else 1
-
-
-def cmd_build(args) -> int:
-    from .build import build
-    from .passk_data import build_passk
-
-    summary = build(Path(args.data))
-    for cond, entries in summary.items():
-        print(f"{cond}: " + ", ".join(f"{m} {e['rows']}/{e['questions']}" for m, e in entries.items()))
-    for cond, entries in build_passk(Path(args.data)).items():
-        print(
-            f"{cond}: "
-            + ", ".join(f"{m} {e['problems_complete']}/{e['problems_total']} problems" for m, e in entries.items())
-        )
     return 0
 
 
@@ -478,22 +466,13 @@ def _add_execute(sub: Any) -> None:
 
 
 def _add_data_tools(sub: Any) -> None:
-    """`matrix`, `check`, `build-data`, `models`: the dataset's tools."""
+    """`matrix` and `models`: run folders into a matrix, and which models are installed."""
     m = sub.add_parser("matrix", help="build the models x questions 0/1 matrix from run folders")
     m.add_argument("runs", nargs="+")
     m.add_argument("--out", required=True, help="Parquet file for the wide matrix")
     m.add_argument("--long", help="also write the long table here")
     m.add_argument("--allow-missing", action="store_true", help="allow models with missing questions (NaN)")
     m.set_defaults(func=cmd_matrix)
-
-    c = sub.add_parser("check", help="re-score a few committed rows and re-execute a few stored completions; compare")
-    c.add_argument("data", help="the data folder")
-    c.add_argument("--n", type=int, default=20)
-    c.set_defaults(func=cmd_check)
-
-    b = sub.add_parser("build-data", help="write the Parquet tables and summary from data/runs")
-    b.add_argument("data", help="the data folder")
-    b.set_defaults(func=cmd_build)
 
     s = sub.add_parser("models", help="list the packaged models and whether they are installed")
     s.set_defaults(func=cmd_models)

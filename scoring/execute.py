@@ -10,11 +10,12 @@ each in its own sandboxed process.
 from __future__ import annotations
 
 import platform
-import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
+from .driver import ResumableRun
 from .generate import completion_sha256, generation_folder, sample_key
 from .humaneval import load_problems, problems_hash
 from .runfolder import RunFolder, RunSettingsMismatch
@@ -49,58 +50,64 @@ def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, prog
             f"{run_dir}: executions of {len(stale)} samples (e.g. {stale[0]}) ran other completions"
         )
     todo = [r for k, r in samples.items() if k not in done]
-    protections = execution_protections()
+    run = ResumableRun(out)
     manifest = {
         "settings": settings,
         "exactstats_version": __version__,
-        "protections": protections,
+        "protections": execution_protections(),
         "workers": workers,
         "generation_rows": len(samples),
     }
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=len(samples), initial=len(samples) - len(todo), desc="execute", unit="program", dynamic_ncols=True
-        )
-    started = time.time()
-
-    def run_one(row: dict) -> dict:
-        result = check_completion(problems[row["task_id"]], row["completion"], limits)
-        return {
-            "task_id": row["task_id"],
-            "sample": row["sample"],
-            "completion_sha256": row["completion_sha256"],
-            "status": result.status,
-            "error": result.error,
-            "stage": result.stage,
-            "seconds": result.seconds,
-        }
-
-    pending: list[dict] = []
+    run.start(manifest)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for row in pool.map(run_one, todo):
-            pending.append(row)
-            if bar:
-                bar.update(1)
-            if len(pending) >= FLUSH_EVERY:
-                out.append(pending)
-                pending = []
-    out.append(pending)
-    if bar:
-        bar.close()
-    rows = out.rows()
+        results = pool.map(lambda row: _execute_one(problems[row["task_id"]], row, limits), todo)
+        run.work(
+            _pieces(results, FLUSH_EVERY),
+            total=len(samples),
+            initial=len(samples) - len(todo),
+            desc="execute",
+            unit="program",
+            progress=progress,
+            weight=len,
+        )
+    timing = run.finish()
+    assert timing is not None  # one process: it is the main one
+    rows = timing.rows.values()
     manifest.update(
         {
-            "complete": len(rows) == len(samples),
-            "rows": len(rows),
-            "this_run_wall_s": round(time.time() - started, 2),
-            "statuses": {s: sum(1 for r in rows.values() if r["status"] == s) for s in STATUSES},
+            "complete": len(timing.rows) == len(samples),
+            **timing.fields(),
+            "statuses": {s: sum(1 for r in rows if r["status"] == s) for s in STATUSES},
         }
     )
     out.write_manifest(manifest)
     return manifest
+
+
+def _execute_one(problem: dict, row: dict, limits: Limits) -> dict:
+    """One sample run against its problem's tests in the sandbox; the verdict comes from the parent."""
+    result = check_completion(problem, row["completion"], limits)
+    return {
+        "task_id": row["task_id"],
+        "sample": row["sample"],
+        "completion_sha256": row["completion_sha256"],
+        "status": result.status,
+        "error": result.error,
+        "stage": result.stage,
+        "seconds": result.seconds,
+    }
+
+
+def _pieces(rows: Iterator[dict], size: int) -> Iterator[list[dict]]:
+    """Rows in lists of ``size`` as they come (the last one shorter): each list is written at once."""
+    piece: list[dict] = []
+    for row in rows:
+        piece.append(row)
+        if len(piece) >= size:
+            yield piece
+            piece = []
+    if piece:
+        yield piece
 
 
 def verify_completion_hashes(run_dir: Path) -> int:

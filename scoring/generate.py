@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .runfolder import CHECKPOINT_S, RunFolder, previous_timing
+from .driver import ResumableRun
+from .runfolder import RunFolder
 
 STOP_SEQUENCES = ("\nclass", "\ndef", "\n#", "\nif", "\nprint")
 PROMPT_TEMPLATE = (
@@ -136,12 +137,7 @@ def sample_completions(
     prompt_ids = encode(lm, prompt, False)
     n = len(seeds)
     generators = [torch.Generator().manual_seed(s) for s in seeds]
-    eos = {
-        i
-        for i in [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
-        for i in (i if isinstance(i, list) else [i])
-        if i is not None
-    }
+    eos = _eos_ids(lm)
     with torch.inference_mode():
         out = lm.model(input_ids=torch.tensor([prompt_ids], device=lm.device), use_cache=True, logits_to_keep=1)
         cache = out.cache if getattr(out, "cache", None) is not None else out.past_key_values
@@ -183,6 +179,12 @@ def sample_completions(
     return [r for r in results if r is not None]
 
 
+def _eos_ids(lm) -> set[int]:
+    """Token ids that end a sample: the tokenizer's and the generation config's (either may be a list)."""
+    found = [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
+    return {i for ids in found for i in (ids if isinstance(ids, list) else [ids]) if i is not None}
+
+
 def _finish(lm, ids: list[int], reason: str, stops: Sequence[str]) -> dict:
     text, _ = truncate_at_stop(lm.tokenizer.decode(ids, skip_special_tokens=True), stops)
     return {"completion": text, "finish_reason": reason, "new_tokens": len(ids)}
@@ -203,97 +205,66 @@ def generate_completions(
 ) -> dict:
     """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest.
 
-    ``parallel``: an ``accelerate.PartialState`` of several processes; each takes every
-    ``num_processes``-th missing problem into its own shard, and the main process merges them.
+    ``settings``: the run's settings, already checked against ``folder`` (before the model loaded).
+    ``parallel``: an ``accelerate.PartialState`` of several processes; see :mod:`scoring.driver`.
     A sample depends only on (seed, problem, sample), so the merged run equals a one-process run.
     """
     from .scorer import model_provenance
 
-    rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
-    if rank == 0:
-        folder.merge_shards()  # samples left by an interrupted parallel run
-    if parallel is not None:
-        parallel.wait_for_everyone()
-    done = folder.rows(repair=rank == 0)
-    out = folder.shard(rank) if world > 1 else folder
-    if world > 1:
-        done.update(out.rows(repair=True))
-    previous = folder.manifest() or {}
-    previous_wall, previous_timed = previous_timing(previous)
-    todo = [p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))][rank::world]
+    run = ResumableRun(folder, parallel)
     manifest = {
         "settings": settings,
         **model_provenance(lm),
         "problems": len(problems),
         "samples_per_problem": cfg.samples,
-        "processes": world,
+        "processes": run.world,
     }
-    if rank == 0:
-        folder.write_progress(manifest, previous_wall, previous_timed)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=len(problems),
-            initial=len(problems) - len(todo),
-            desc=f"{lm.name} generate",
-            unit="problem",
-            dynamic_ncols=True,
-        )
-    started = checkpoint = time.time()
-    generated = 0
-    for p in todo:
-        t0 = time.time()
-        seeds = [sample_seed(cfg.seed, p["task_id"], s) for s in range(cfg.samples)]
-        samples = sample_completions(lm, p["prompt"], seeds, cfg.temperature, cfg.top_p, cfg.max_new_tokens)
-        seconds = round(time.time() - t0, 3)
-        rows = [
-            {
-                "model": lm.name,
-                "task_id": p["task_id"],
-                "sample": s,
-                "seed": seeds[s],
-                **r,
-                "completion_sha256": completion_sha256(r["completion"]),
-                "problem_seconds": seconds,
-            }
-            for s, r in enumerate(samples)
-            if f"{p['task_id']}#{s}" not in done
-        ]
-        out.append(rows)
-        generated += len(rows)
-        if bar:
-            bar.update(1)
-        if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
-            checkpoint = time.time()
-            folder.write_progress(manifest, previous_wall + checkpoint - started, previous_timed + generated)
-    if bar:
-        bar.close()
-    wall = time.time() - started
-    if parallel is not None:
-        parallel.wait_for_everyone()
-    if rank != 0:
-        return manifest  # the main process merges and writes the manifest
-    folder.merge_shards()
-    written = folder.rows()
-    total_wall = round(previous_wall + wall, 2)
-    # samples of killed runs are not timed; samples cut from the file since are not either
-    timed = min(previous_timed + len(written) - len(done), len(written))
+    done = run.start(manifest)
+    todo = run.share([p for p in problems if any(f"{p['task_id']}#{s}" not in done for s in range(cfg.samples))])
+    run.work(
+        (_problem_rows(lm, p, cfg, done) for p in todo),
+        total=len(problems),
+        initial=len(problems) - len(todo),
+        desc=f"{lm.name} generate",
+        unit="problem",
+        progress=progress,
+    )
+    timing = run.finish()
+    if timing is None:
+        return manifest  # a worker process: the main process merges and writes the manifest
+    written = timing.rows.values()
     manifest.update(
         {
-            "complete": len(written) == len(problems) * cfg.samples,
-            "rows": len(written),
-            "this_run_samples": generated,
-            "this_run_wall_s": round(wall, 2),
-            "wall_s_total": total_wall,
-            "timed_rows": timed,
-            "samples_per_s": round(timed / total_wall, 4) if total_wall and timed else None,
-            "finish_reasons": {r: sum(1 for x in written.values() if x["finish_reason"] == r) for r in FINISH_REASONS},
+            "complete": len(timing.rows) == len(problems) * cfg.samples,
+            **timing.fields(),
+            "this_run_samples": timing.new_rows,
+            "samples_per_s": timing.rate(),
+            "finish_reasons": {r: sum(1 for x in written if x["finish_reason"] == r) for r in FINISH_REASONS},
         }
     )
     folder.write_manifest(manifest)
     return manifest
+
+
+def _problem_rows(lm, problem: dict, cfg: GenerationConfig, done: dict) -> list[dict]:
+    """The rows of one problem's samples not yet in ``done``, decoded together."""
+    t0 = time.time()
+    seeds = [sample_seed(cfg.seed, problem["task_id"], s) for s in range(cfg.samples)]
+    samples = sample_completions(lm, problem["prompt"], seeds, cfg.temperature, cfg.top_p, cfg.max_new_tokens)
+    seconds = round(time.time() - t0, 3)
+    return [
+        {
+            "model": lm.name,
+            "task_id": problem["task_id"],
+            "sample": s,
+            "seed": seeds[s],
+            **r,
+            "completion_sha256": completion_sha256(r["completion"]),
+            "problem_seconds": seconds,
+        }
+        for s, r in enumerate(samples)
+        if f"{problem['task_id']}#{s}" not in done
+    ]
 
 
 def generation_folder(out: Path) -> RunFolder:

@@ -16,15 +16,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .driver import ResumableRun
 from .prompts import PROMPT_TEMPLATE_VERSION, option_permutation, pick_shots, template_hash, to_original
 from .questions import LETTERS, Question
-from .runfolder import CHECKPOINT_S, RunFolder, RunSettingsMismatch, previous_timing, read_rows
+from .runfolder import RunFolder, RunSettingsMismatch, read_rows
 
 __all__ = [
     "RunConfig",
@@ -72,6 +72,13 @@ class RunConfig:
     cross_reference_filter: str = "v2"
     format: str = "letter"  # "cloze": score each option's text as the continuation (scoring.cloze)
     shots_from: str = "pool"  # "dev": the subject's first k questions of MMLU's dev split, as lm-eval
+
+    def validate(self) -> None:
+        """Refuse settings no run can have (before anything loads)."""
+        if self.shots_from not in ("pool", "dev"):
+            raise ValueError(f"shots_from must be pool or dev, got {self.shots_from!r}")
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
 
     @property
     def reusing_prefix(self) -> bool:
@@ -249,98 +256,83 @@ def score_questions(
     progress: bool = True,
     reuse_from: Sequence[Path] = (),
     parallel: Any = None,
+    settings: dict | None = None,
 ) -> dict:
     """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest.
 
     ``reuse_from``: finished run folders whose rows are copied first (see :func:`copy_rows_from`).
-    ``parallel``: an ``accelerate.PartialState`` of several processes (``accelerate launch``). Each
-    process scores every ``num_processes``-th missing question into ``shards/rank{i}.jsonl`` (resumable
-    like the main file); the main process then merges the shards into ``results.jsonl`` and writes the
-    manifest. A row depends only on the model, the settings and the question, so the merged run holds
-    the same rows as a single-process run.
+    ``parallel``: an ``accelerate.PartialState`` of several processes (``accelerate launch``); see
+    :mod:`scoring.driver`. ``settings``: the run's settings, already checked against the folder
+    (``python -m scoring run`` checks them before the model loads); computed and checked here when None.
     """
     from .scorer import PrefixCache
 
-    if cfg.shots_from not in ("pool", "dev"):
-        raise ValueError(f"shots_from must be pool or dev, got {cfg.shots_from!r}")
-    if cfg.format not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {cfg.format!r}")
+    _check_run_fits_model(cfg, lm)
+    folder = run_folder(out_dir)
+    if settings is None:
+        shots_hash = question_set_hash(pool) if cfg.shots_from == "dev" else None
+        settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype, shots_hash)
+        folder.check_settings(settings)
+    previous = folder.manifest() or {}
+    copied = dict(previous.get("rows_copied_from") or {})
+    run = ResumableRun(folder, parallel, copied_rows=sum(copied.values()))
+    manifest = {"settings": settings, **_provenance(lm, cfg, questions, copied), "processes": run.world}
+
+    def copy_first() -> None:
+        _record_copies(copy_rows_from(reuse_from, questions, settings, folder), out_dir, copied)
+        run.copied_rows = sum(copied.values())
+
+    done = run.start(manifest, before=copy_first)
+    todo = run.share([q for q in questions if q.id not in done])
+    prefix_cache = PrefixCache(lm) if cfg.reusing_prefix else None
+    batches = (todo[i : i + cfg.batch_size] for i in range(0, len(todo), cfg.batch_size))
+    run.work(
+        (_score_batch(lm, batch, pool, cfg, prefix_cache) for batch in batches),
+        total=len(questions),
+        initial=len(questions) - len(todo),
+        desc=lm.name,
+        unit="q",
+        progress=progress,
+        weight=len,
+    )
+    timing = run.finish()
+    if timing is None:
+        return manifest  # a worker process: the main process merges and writes the manifest
+    manifest.update(
+        {
+            "complete": len(timing.rows) == len(questions),
+            **timing.fields(),
+            "this_run_scored": timing.new_rows,
+            "this_run_questions_per_s": _speed(timing.new_rows, timing.wall_s) if todo else None,
+            "prefix_cache": _prefix_cache_stats(prefix_cache),
+            "questions_per_s": timing.rate(),
+        }
+    )
+    folder.write_manifest(manifest)
+    return manifest
+
+
+def _record_copies(counts: dict[str, int], out_dir: Path, copied: dict[str, int]) -> None:
+    """Add rows copied from other runs to the manifest's record, by path relative to the run folder."""
+    for src, count in counts.items():
+        key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
+        copied[key] = copied.get(key, 0) + count
+
+
+def _check_run_fits_model(cfg: RunConfig, lm: Any) -> None:
+    cfg.validate()
     if lm.letter_spelling != cfg.letter_spelling:
         raise ValueError(
             f"the model was loaded with letter spelling {lm.letter_spelling!r}, the run asks for "
             f"{cfg.letter_spelling!r}"
         )
-    folder = run_folder(out_dir)
-    shots_hash = question_set_hash(pool) if cfg.shots_from == "dev" else None
-    settings = run_settings(cfg, lm.name, lm.sha256, question_set_hash(questions), lm.dtype, shots_hash)
-    folder.check_settings(settings)
-    rank, world = (parallel.process_index, parallel.num_processes) if parallel is not None else (0, 1)
-    main = rank == 0
-    previous = folder.manifest() or {}
-    copied = dict(previous.get("rows_copied_from") or {})
-    previous_wall, previous_timed = previous_timing(previous, sum(copied.values()))
-    manifest = {"settings": settings, **_provenance(lm, cfg, questions, copied), "processes": world}
-    if main:
-        for src, count in copy_rows_from(reuse_from, questions, settings, folder).items():
-            key = os.path.relpath(src, out_dir)  # stays valid when the data folder moves
-            copied[key] = copied.get(key, 0) + count
-        manifest["rows_copied_from"] = copied
-        folder.merge_shards()  # rows left by an interrupted parallel run
-        folder.write_progress(manifest, previous_wall, previous_timed)
-    if parallel is not None:
-        parallel.wait_for_everyone()
-    done = folder.rows(repair=main)
-    rows_before = len(done)
-    shard = folder.shard(rank) if world > 1 else folder
-    if world > 1:
-        done.update(shard.rows(repair=True))
-    todo = [q for q in questions if q.id not in done][rank::world]
-    bar = None
-    if progress:
-        from tqdm import tqdm
 
-        bar = tqdm(total=len(questions), initial=len(questions) - len(todo), desc=lm.name, unit="q", dynamic_ncols=True)
-    prefix_cache = PrefixCache(lm) if cfg.reusing_prefix else None
-    started = checkpoint = time.time()
-    for start in range(0, len(todo), cfg.batch_size):
-        batch = todo[start : start + cfg.batch_size]
-        shard.append(_score_batch(lm, batch, pool, cfg, prefix_cache))
-        if bar:
-            bar.update(len(batch))
-        if world == 1 and time.time() - checkpoint >= CHECKPOINT_S:  # a kill loses at most this much timing
-            checkpoint = time.time()
-            folder.write_progress(manifest, previous_wall + checkpoint - started, previous_timed + start + len(batch))
-    if bar:
-        bar.close()
-    wall = time.time() - started
-    if parallel is not None:
-        parallel.wait_for_everyone()
-    if not main:
-        return manifest  # the main process merges and writes the manifest
-    folder.merge_shards()
-    rows = folder.rows()
-    total_wall = round(previous_wall + wall, 2)
-    # copied rows and rows of killed runs are not timed; rows cut from the file since are not either
-    timed = min(previous_timed + len(rows) - rows_before, len(rows) - sum(copied.values()))
-    manifest.update(
-        {
-            "complete": len(rows) == len(questions),
-            "rows": len(rows),
-            "this_run_scored": len(rows) - rows_before,
-            "this_run_wall_s": round(wall, 2),
-            "this_run_questions_per_s": round((len(rows) - rows_before) / wall, 4) if wall > 0 and todo else None,
-            "prefix_cache": {
-                "reused": prefix_cache.reused,
-                "fallbacks": prefix_cache.fallbacks,
-                "enabled": prefix_cache.enabled,
-                "reason": prefix_cache.reason,
-            }
-            if prefix_cache is not None
-            else None,
-            "wall_s_total": total_wall,
-            "timed_rows": timed,
-            "questions_per_s": round(timed / total_wall, 4) if total_wall and timed else None,
-        }
-    )
-    folder.write_manifest(manifest)
-    return manifest
+
+def _speed(rows: int, seconds: float) -> float | None:
+    return round(rows / seconds, 4) if seconds > 0 else None
+
+
+def _prefix_cache_stats(cache: Any) -> dict | None:
+    if cache is None:
+        return None
+    return {"reused": cache.reused, "fallbacks": cache.fallbacks, "enabled": cache.enabled, "reason": cache.reason}

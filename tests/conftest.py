@@ -1,6 +1,7 @@
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,3 +39,19 @@ def launch_two_processes(args, pythonpath=None, timeout=600):
         *args,
     ]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A tiny random-weight model folder, built offline (tests.tiny)."""
+    from tests.tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"))
+
+
+@pytest.fixture(scope="module")
+def questions_file(tmp_path_factory):
+    """Thirty made-up questions over three subjects, as a JSONL file."""
+    from tests.tiny import write_questions
+
+    return write_questions(tmp_path_factory.mktemp("q") / "q.jsonl", 30)

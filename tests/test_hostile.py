@@ -303,7 +303,7 @@ def test_scoring_check_catches_forged_rows(tmp_path):
     import shutil
     from pathlib import Path
 
-    from scoring.check import check_files
+    from tools.check import check_files
 
     root = Path(__file__).resolve().parents[1] / "data"
     assert check_files(root)[0]

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CORPUS = [
     "The following are multiple choice questions (with answers) about tiny testing.",
@@ -65,3 +70,37 @@ def write_questions(path: Path, count: int = 30, subjects=("alpha", "beta", "gam
                 + "\n"
             )
     return path
+
+
+def cli(*args, **kw):
+    """``python -m scoring ARGS`` from the repository, as a process with piped output."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "scoring", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+def run_tiny(tiny, questions_file, out, **kw):
+    """Score every question of ``questions_file`` with the tiny model into ``out``; the manifest and the model."""
+    from scoring.questions import load_jsonl
+    from scoring.run import RunConfig, score_questions
+    from scoring.scorer import load_model
+
+    lm = load_model(str(tiny), threads=1)
+    qs = load_jsonl(questions_file)
+    cfg = RunConfig(model=str(tiny), questions_source=str(questions_file), n=None, **kw)
+    return score_questions(lm, qs, qs, cfg, out, progress=False), lm
+
+
+def quiet_run_stderr(model: str, questions_file, n: int, out) -> str:
+    """stderr of a finished `scoring run --no-progress` (it must succeed)."""
+    args = ["--questions", str(questions_file), "--n", str(n), "--threads", "1", "--no-progress", "--out", str(out)]
+    p = cli("run", "--model", model, *args)
+    assert p.wait(timeout=300) == 0
+    return p.stderr.read()

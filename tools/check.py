@@ -13,11 +13,12 @@ Re-scoring (:func:`check_dataset`): the chosen option must match exactly; the fo
 
 from __future__ import annotations
 
+import random
 import tempfile
 from pathlib import Path
 
-from .questions import load_redux
-from .run import RunConfig, read_done, score_questions
+from scoring.questions import Question, load_redux
+from scoring.run import RunConfig, read_done, score_questions
 
 TOLERANCE = 1e-4
 
@@ -33,11 +34,11 @@ def _cut_off(path: Path) -> bool:
 
 def _folder_problems(run_dir: Path) -> list[str]:
     """Whole-file checks of one scoring or generation run folder; an empty list when all hold."""
-    from .execute import execution_folder
-    from .generate import generation_folder
-    from .run import run_folder
-    from .runfolder import CorruptRunFile
-    from .sandbox import STATUSES
+    from scoring.execute import execution_folder
+    from scoring.generate import generation_folder
+    from scoring.run import run_folder
+    from scoring.runfolder import CorruptRunFile
+    from scoring.sandbox import STATUSES
 
     scores, samples_folder, executions = run_folder(run_dir), generation_folder(run_dir), execution_folder(run_dir)
     out = [
@@ -89,13 +90,45 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
     random order with one row per subject before a subject repeats. ``models`` limits the
     models (the test suite re-scores the two small ones; ``make data-check`` all of them).
     """
-    import random
-
-    from .run import run_folder
-    from .scorer import load_model
+    from scoring.scorer import load_model
 
     by_id = {q.id: q for q in load_redux()}
-    groups: dict[tuple[str, str], list[str]] = {}
+    committed, skipped = _committed_runs(data_dir, models)
+    picked = _round_robin({group: _spread(run["rows"], f"{seed}|{run['dir']}") for group, run in committed.items()}, n)
+    problems: list[str] = []
+    worst, checked = 0.0, 0
+    loaded: dict[tuple, object] = {}
+    # groups that need the same loaded model run together: each model is loaded once per spelling
+    for group, ids in sorted(picked.items(), key=lambda kv: _model_key(committed[kv[0]]["settings"])):
+        if not ids:
+            continue
+        settings = committed[group]["settings"]
+        key = _model_key(settings)
+        if key not in loaded:
+            loaded.clear()  # one model in memory at a time
+            loaded[key] = load_model(
+                settings["model_source"],
+                dtype=settings["dtype"],
+                threads=1,
+                letter_spelling=settings["letter_spelling"],
+            )
+        fresh = _rescore(loaded[key], settings, [by_id[i] for i in ids], list(by_id.values()))
+        found, difference = _compare("/".join(group), settings, committed[group]["rows"], fresh, ids)
+        problems += found
+        worst = max(worst, difference)
+        checked += len(ids)
+    if worst > TOLERANCE:
+        problems.append(f"largest probability difference {worst:.2e} exceeds {TOLERANCE:.0e}")
+    where = ", ".join(f"{c}/{m}: {len(ids)}" for (c, m), ids in picked.items() if ids)
+    head = f"re-scored {checked} committed rows ({where}): largest probability difference {worst:.2e}"
+    notes = [f"not re-scored: {', '.join(skipped)}"] if skipped else []
+    return not problems, "\n".join([head] + notes + problems + (["OK"] if not problems else []))
+
+
+def _committed_runs(data_dir: Path, models: list[str] | None) -> tuple[dict[tuple[str, str], dict], list[str]]:
+    """Scoring run folders by (condition, model): folder, rows and recorded settings; and those left out."""
+    from scoring.run import run_folder
+
     committed: dict[tuple[str, str], dict] = {}
     skipped: list[str] = []
     for run_dir in sorted((data_dir / "runs").glob("*/*")):
@@ -106,88 +139,84 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
         if settings["shots_from"] == "dev":  # its shots come from a dev split the dataset does not ship
             skipped.append(f"{run_dir.parent.name}/{settings['model']} (dev-split shots, not shipped)")
             continue
-        rows = folder.rows()
-        committed[(run_dir.parent.name, settings["model"])] = {"dir": run_dir, "rows": rows, "settings": settings}
-        rng = random.Random(f"{seed}|{run_dir}")
-        by_subject: dict[str, list[str]] = {}
-        for qid in sorted(rows):
-            by_subject.setdefault(rows[qid]["subject"], []).append(qid)
-        for ids in by_subject.values():
-            rng.shuffle(ids)
-        subjects = sorted(by_subject)
-        rng.shuffle(subjects)
-        spread = [
-            by_subject[s][r]
-            for r in range(max(map(len, by_subject.values())))
-            for s in subjects
-            if r < len(by_subject[s])
-        ]
-        groups[(run_dir.parent.name, settings["model"])] = spread
+        committed[(run_dir.parent.name, settings["model"])] = {
+            "dir": run_dir,
+            "rows": folder.rows(),
+            "settings": settings,
+        }
+    return committed, skipped
+
+
+def _spread(rows: dict[str, dict], seed: str) -> list[str]:
+    """Question ids in a seeded order that takes one per subject before any subject repeats."""
+    rng = random.Random(seed)
+    by_subject: dict[str, list[str]] = {}
+    for qid in sorted(rows):
+        by_subject.setdefault(rows[qid]["subject"], []).append(qid)
+    for ids in by_subject.values():
+        rng.shuffle(ids)
+    subjects = sorted(by_subject)
+    rng.shuffle(subjects)
+    deepest = max(map(len, by_subject.values()), default=0)
+    return [by_subject[s][r] for r in range(deepest) for s in subjects if r < len(by_subject[s])]
+
+
+def _round_robin(groups: dict[tuple[str, str], list[str]], n: int) -> dict[tuple[str, str], list[str]]:
+    """``n`` ids taken one group at a time, in each group's order."""
     picked: dict[tuple[str, str], list[str]] = {key: [] for key in groups}
+    queues = {key: list(ids) for key, ids in groups.items()}
     total = 0
-    while total < n and any(groups.values()):
-        for key, ids in groups.items():
+    while total < n and any(queues.values()):
+        for key, ids in queues.items():
             if ids and total < n:
                 picked[key].append(ids.pop(0))
                 total += 1
-    problems, worst, checked = [], 0.0, 0
-    loaded: dict[tuple, object] = {}
+    return picked
 
-    def model_key(group: tuple[str, str]) -> tuple:
-        st = committed[group]["settings"]  # recorded_settings: legacy defaults filled in
-        return (st["model_source"], st["dtype"], st["letter_spelling"])
 
-    # groups that need the same loaded model run together: each model is loaded once per spelling
-    for (condition, model), ids in sorted(picked.items(), key=lambda kv: model_key(kv[0])):
-        if not ids:
-            continue
-        settings = committed[(condition, model)]["settings"]
-        key = model_key((condition, model))
-        if key not in loaded:
-            loaded.clear()  # one model in memory at a time
-            loaded[key] = load_model(
-                settings["model_source"],
-                dtype=settings["dtype"],
-                threads=1,
-                letter_spelling=settings["letter_spelling"],
+def _model_key(settings: dict) -> tuple:
+    """What a loaded model depends on (recorded settings: legacy defaults filled in)."""
+    return (settings["model_source"], settings["dtype"], settings["letter_spelling"])
+
+
+def _rescore(lm: object, settings: dict, questions: list[Question], pool: list[Question]) -> dict[str, dict]:
+    """The rows a fresh run with the recorded settings writes for ``questions``."""
+    cfg = RunConfig(
+        model=settings["model_source"],
+        questions_source="redux",
+        n=None,
+        seed=settings["seed"],
+        shots=settings["shots"],
+        shuffle=settings["shuffle"],
+        chat_template=settings["chat_template"],
+        letter_spelling=settings["letter_spelling"],
+        cross_reference_filter=settings["cross_reference_filter"],
+        format=settings["format"],
+        shots_from=settings["shots_from"],
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        score_questions(lm, questions, pool, cfg, Path(tmp), progress=False)
+        return read_done(Path(tmp) / "results.jsonl")
+
+
+def _compare(where: str, settings: dict, rows: dict, fresh: dict, ids: list[str]) -> tuple[list[str], float]:
+    """Fields that differ between committed and re-scored rows, and the largest probability difference."""
+    cloze = settings["format"] == "cloze"
+    exact_fields = ("chosen", "chosen_norm") if cloze else ("chosen", "chosen_letter", "permutation")
+    close_fields = ("p_A", "p_B", "p_C", "p_D") + (() if cloze else ("letter_mass",))
+    problems: list[str] = []
+    worst = 0.0
+    for i in ids:
+        a, b = rows[i], fresh[i]
+        for field in (*exact_fields, "correct", "answer"):
+            if a[field] != b[field]:
+                problems.append(f"{where} {i}: {field} committed {a[field]!r}, re-scored {b[field]!r}")
+        worst = max(worst, *(abs(a[f] - b[f]) for f in close_fields))
+        if cloze:  # log-likelihoods: relative to their size
+            worst = max(
+                worst, *(abs(a[f"loglik_{L}"] - b[f"loglik_{L}"]) / max(1.0, abs(a[f"loglik_{L}"])) for L in "ABCD")
             )
-        cfg = RunConfig(
-            model=settings["model_source"],
-            questions_source="redux",
-            n=None,
-            seed=settings["seed"],
-            shots=settings["shots"],
-            shuffle=settings["shuffle"],
-            chat_template=settings["chat_template"],
-            letter_spelling=settings["letter_spelling"],
-            cross_reference_filter=settings["cross_reference_filter"],
-            format=settings["format"],
-            shots_from=settings["shots_from"],
-        )
-        with tempfile.TemporaryDirectory() as tmp:
-            score_questions(loaded[key], [by_id[i] for i in ids], list(by_id.values()), cfg, Path(tmp), progress=False)
-            fresh = read_done(Path(tmp) / "results.jsonl")
-        rows = committed[(condition, model)]["rows"]
-        cloze = settings["format"] == "cloze"
-        exact_fields = ("chosen", "chosen_norm") if cloze else ("chosen", "chosen_letter", "permutation")
-        close_fields = ("p_A", "p_B", "p_C", "p_D") + (() if cloze else ("letter_mass",))
-        for i in ids:
-            a, b = rows[i], fresh[i]
-            checked += 1
-            for field in (*exact_fields, "correct", "answer"):
-                if a[field] != b[field]:
-                    problems.append(f"{condition}/{model} {i}: {field} committed {a[field]!r}, re-scored {b[field]!r}")
-            worst = max(worst, *(abs(a[f] - b[f]) for f in close_fields))
-            if cloze:  # log-likelihoods: relative to their size
-                worst = max(
-                    worst, *(abs(a[f"loglik_{L}"] - b[f"loglik_{L}"]) / max(1.0, abs(a[f"loglik_{L}"])) for L in "ABCD")
-                )
-    if worst > TOLERANCE:
-        problems.append(f"largest probability difference {worst:.2e} exceeds {TOLERANCE:.0e}")
-    where = ", ".join(f"{c}/{m}: {len(ids)}" for (c, m), ids in picked.items() if ids)
-    head = f"re-scored {checked} committed rows ({where}): largest probability difference {worst:.2e}"
-    notes = [f"not re-scored: {', '.join(skipped)}"] if skipped else []
-    return not problems, "\n".join([head] + notes + problems + (["OK"] if not problems else []))
+    return problems, worst
 
 
 def check_passk(data_dir: Path, n: int = 20, seed: int = 0) -> tuple[bool, str]:
@@ -196,12 +225,11 @@ def check_passk(data_dir: Path, n: int = 20, seed: int = 0) -> tuple[bool, str]:
     Each completion's hash must match its stored hash, and its status must be the stored one.
     Timeouts are not re-run here: each costs the full wall-clock limit and depends on load.
     """
-    import random
+    from scoring.execute import verify_completion_hashes
+    from scoring.humaneval import load_problems
+    from scoring.sandbox import check_completion
 
-    from .execute import verify_completion_hashes
-    from .humaneval import load_problems
     from .passk_data import PREFIX, run_rows
-    from .sandbox import check_completion
 
     problems = {p["task_id"]: p for p in load_problems()}
     rows = []
