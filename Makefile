@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 BUILD := _build
 export EXACTSTATS_MMLU_DIR ?= $(abspath ../shared/data/mmlu-redux)
+# the shipped correctness dataset (load_panel): the package reads it from here, never from beside itself
+export EXACTSTATS_DATA_DIR ?= $(abspath data)
 # published results of strong models (MMLU-Pro outputs, Chatbot Arena counts, LLMFAO), read in place
 export EXACTSTATS_REAL_EVALS ?= $(abspath ../shared/data/real-evals)
 # Jupyter, IPython and matplotlib keep their state inside the build folder, not in $HOME.

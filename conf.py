@@ -8,6 +8,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+# the shipped dataset the chapters load (es.load_panel); `make html` sets the same folder
+os.environ.setdefault("EXACTSTATS_DATA_DIR", str(ROOT / "data"))
 
 project = "exactstats"
 author = "the exactstats authors"

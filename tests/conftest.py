@@ -8,6 +8,8 @@ settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_
 settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
+# the shipped dataset, as the Makefile sets it (the package does not look for a checkout beside itself)
+os.environ.setdefault("EXACTSTATS_DATA_DIR", str(ROOT / "data"))
 
 
 def mmlu_dir() -> Path | None:

@@ -28,13 +28,26 @@ CONDITIONS = {
 }
 
 
-def data_dir() -> Path:
-    """``$EXACTSTATS_DATA_DIR`` or the repository's ``data/`` folder.
+DATA_ENV = "EXACTSTATS_DATA_DIR"
+
+
+def data_dir(path: str | Path | None = None) -> Path:
+    """The folder of the shipped dataset: ``path``, else ``$EXACTSTATS_DATA_DIR``.
+
+    The dataset is the ``data/`` folder of an exactstats checkout; it is not inside the installed
+    package, and the package never guesses where a checkout is (the Makefile, the test suite and
+    the book's build set the variable to the checkout's ``data/``).
 
     >>> (data_dir() / "README.md").exists()
     True
     """
-    return Path(os.environ.get("EXACTSTATS_DATA_DIR", Path(__file__).resolve().parents[2] / "data"))
+    chosen = path if path is not None else os.environ.get(DATA_ENV)
+    if chosen is None:
+        raise ExactStatsError(f"give the dataset folder (data/ of an exactstats checkout), or set {DATA_ENV} to it")
+    folder = Path(chosen)
+    if not folder.is_dir():
+        raise ExactStatsError(f"{folder}: no such folder (the dataset is data/ of an exactstats checkout)")
+    return folder
 
 
 @dataclass
@@ -76,17 +89,18 @@ class Panel:
         )
 
 
-def load_panel(condition: str = "shuffled", models: list[str] | None = None) -> Panel:
+def load_panel(condition: str = "shuffled", models: list[str] | None = None, path: str | Path | None = None) -> Panel:
     """Load a condition: ``"shuffled"`` (main: per-model option shuffle, 2,000 questions),
     ``"original"`` (control: original option order), ``"shuffled-all"``, ``"cloze"`` (the same
     2,000 questions, each option's text scored as the continuation; only the models finished so far).
+    ``path``: the dataset folder (default: :func:`data_dir`).
 
     >>> panel = load_panel("original")
     >>> panel.matrix.shape, panel.condition
     ((4, 2000), 'original')
     """
     condition = as_choice(condition, "condition", tuple(CONDITIONS))
-    base = data_dir()
+    base = data_dir(path)
     name = CONDITIONS[condition]
     mpath, lpath = base / f"{name}.matrix.parquet", base / f"{name}.long.parquet"
     if not mpath.exists():
@@ -132,15 +146,17 @@ class PasskSamples:
         return per.sort_index()
 
 
-def load_passk_samples(condition: str = "sampled") -> PasskSamples:
+def load_passk_samples(condition: str = "sampled", path: str | Path | None = None) -> PasskSamples:
     """Load the pass@k data: ``"sampled"`` (temperature 0.8, n samples per problem) or ``"greedy"`` (one each).
+
+    ``path``: the dataset folder (default: :func:`data_dir`).
 
     >>> data = load_passk_samples("sampled")
     >>> set(data.rows["status"]) <= {"passed", "failed", "timeout", "error"}
     True
     """
     condition = as_choice(condition, "condition", tuple(PASSK_CONDITIONS))
-    path = data_dir() / f"{PASSK_CONDITIONS[condition]}.parquet"
-    if not path.exists():
-        raise ExactStatsError(f"condition {condition!r} has no data yet ({path} missing)")
-    return PasskSamples(condition, pd.read_parquet(path))
+    file = data_dir(path) / f"{PASSK_CONDITIONS[condition]}.parquet"
+    if not file.exists():
+        raise ExactStatsError(f"condition {condition!r} has no data yet ({file} missing)")
+    return PasskSamples(condition, pd.read_parquet(file))
