@@ -439,7 +439,7 @@ def _add_design_commands(add: Callable[..., argparse.ArgumentParser]) -> None:
 
 
 def _add_data_commands(sub: Any) -> None:
-    """check, arena, report: commands that read an answer or a file rather than a few numbers."""
+    """check and arena: commands that read an answer or a file of battles rather than a few numbers."""
     p = sub.add_parser(
         "check",
         help="check your answer to a book exercise (right / wrong / close) without revealing it",
@@ -475,6 +475,9 @@ def _add_data_commands(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_arena)
 
+
+def _add_file_commands(sub: Any) -> None:
+    """report, sequential, agreement: each reads a file; their options live beside their runners."""
     p = sub.add_parser(
         "report",
         help="leaderboard, paired tests, stability and panel analysis of eval results",
@@ -519,6 +522,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_level_commands(add)
     _add_design_commands(add)
     _add_data_commands(sub)
+    _add_file_commands(sub)
     return parser
 
 

@@ -368,22 +368,27 @@ def _passk_variance_cases() -> Iterable[dict[str, Any]]:
 # --- 2. the plug-in estimator is biased low -------------------------------------------------
 
 
-def _plugin_biased_low() -> list[Step]:
-    y = sp.Symbol("y", positive=True)
-    k = sp.Symbol("k", integer=True, positive=True)
+def _plugin_cases() -> list[tuple[int, dict[Any, Any]]]:
+    """(k, case) for every n <= 12 and k <= n: the plug-in estimate's mean (E) beside the true pass@k (T)."""
     E, T = sp.Symbol("E"), sp.Symbol("T")
-    plug = []
-    strict = []
+    cases = []
     for nn in range(1, 13):
         for kk in range(1, nn + 1):
             e = sum(
                 sp.binomial(nn, cc) * p**cc * (1 - p) ** (nn - cc) * (1 - (1 - sp.Rational(cc, nn)) ** kk)
                 for cc in range(nn + 1)
             )
-            case = {E: sp.expand(e), T: 1 - (1 - p) ** kk}
-            plug.append(case)
-            if kk > 1:
-                strict.append(case)
+            cases.append((kk, {E: sp.expand(e), T: 1 - (1 - p) ** kk}))
+    return cases
+
+
+def _plugin_biased_low() -> list[Step]:
+    y = sp.Symbol("y", positive=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    E, T = sp.Symbol("E"), sp.Symbol("T")
+    cases = _plugin_cases()
+    plug = [case for _, case in cases]
+    strict = [case for kk, case in cases if kk > 1]
     bias = sum(
         sp.binomial(5, cc) * p**cc * (1 - p) ** (5 - cc) * (1 - (1 - sp.Rational(cc, 5)) ** 2) for cc in range(6)
     ) - (1 - (1 - p) ** 2)
@@ -440,14 +445,20 @@ def _plugin_biased_low() -> list[Step]:
 
 
 def _condorcet() -> list[Step]:
-    j = sp.Symbol("m", integer=True, positive=True)
-    C = sp.Symbol("C", positive=True)
+    return _condorcet_recurrence() + _condorcet_limit()
 
-    def P(kk: int) -> Any:  # the majority of kk voters right, as a polynomial in p
-        return sum(sp.binomial(kk, i) * p**i * (1 - p) ** (kk - i) for i in range(kk // 2 + 1, kk + 1))
 
-    D, R = sp.Symbol("D"), sp.Symbol("R")
-    odd = range(1, 52, 2)
+_ODD_VOTERS = range(1, 52, 2)  # the recurrence and the bound are checked case by case for these k
+
+
+def _majority_right(kk: int) -> Any:
+    """The chance that a majority of kk independent voters is right, as a polynomial in p."""
+    return sum(sp.binomial(kk, i) * p**i * (1 - p) ** (kk - i) for i in range(kk // 2 + 1, kk + 1))
+
+
+def _condorcet_cases() -> tuple[tuple[dict[Any, Any], ...], tuple[dict[Any, Any], ...]]:
+    """Per odd k: the step P_{k+2} - P_k against its split form, and against its closed form."""
+    P, D, R, odd = _majority_right, sp.Symbol("D"), sp.Symbol("R"), _ODD_VOTERS
     recurrence = tuple(
         {
             D: P(kk + 2) - P(kk),
@@ -463,8 +474,15 @@ def _condorcet() -> list[Step]:
         }
         for kk in odd
     )
-    pp = sp.Symbol("q", positive=True)
-    kk_ = sp.Symbol("k", positive=True)
+    return split, recurrence
+
+
+def _condorcet_recurrence() -> list[Step]:
+    """P_{k+2} - P_k in closed form: positive exactly when p > 1/2."""
+    j = sp.Symbol("m", integer=True, positive=True)
+    C = sp.Symbol("C", positive=True)
+    D, R = sp.Symbol("D"), sp.Symbol("R")
+    split, recurrence = _condorcet_cases()
     A, a, b0 = sp.symbols("A a b_0", nonnegative=True)
     return [
         Step(
@@ -505,6 +523,15 @@ def _condorcet() -> list[Step]:
             method="expand each case",
             cross_check=True,
         ),
+    ]
+
+
+def _condorcet_limit() -> list[Step]:
+    """Chebyshev's bound on 1 - P_k, checked exactly, and its limit: P_k -> 1 for p > 1/2."""
+    P, odd = _majority_right, _ODD_VOTERS
+    pp = sp.Symbol("q", positive=True)
+    kk_ = sp.Symbol("k", positive=True)
+    return [
         Step(
             r"\frac{\operatorname{Var}(S_k)}{k^2(p-\frac12)^2} = \frac{p(1-p)}{k(p-\frac12)^2},\ \operatorname{Var}(S_k) = k\,p(1-p)",
             "for p > 1/2, S_k <= k/2 implies |S_k - kp| >= k(p - 1/2); Chebyshev's inequality (a cited theorem) "
@@ -553,28 +580,34 @@ def _size(m: int, alpha: Fraction, mid: bool) -> Fraction:
     return sum((Fraction(comb(m, b), 2**m) for b in range(m + 1) if _mcnemar_p(b, m - b, mid) <= alpha), Fraction(0))
 
 
-def _mcnemar() -> list[Step]:
+def _mcnemar_tail_cases() -> tuple[dict[Any, Any], ...]:
+    """For every m <= 40 and b <= m: the two-sided tail summed directly (X), by the formula (Y), by the package (Z)."""
     from math import comb
 
-    b, m = sp.symbols("b m", integer=True, nonnegative=True)
-    pi = sp.Symbol("pi", positive=True)
-    alpha = Fraction(1, 20)
-    sizes = [_size(mm, alpha, False) for mm in range(1, 201)]
-    mid_sizes = [_size(mm, alpha, True) for mm in range(1, 201)]
-    worst_mid = max(range(200), key=lambda i: mid_sizes[i])
-    extreme = []
+    cases = []
     for mm in range(1, 41):
         for bb in range(mm + 1):
             d = abs(2 * bb - mm)
             direct = sum((Fraction(comb(mm, i), 2**mm) for i in range(mm + 1) if abs(2 * i - mm) >= d), Fraction(0))
             formula = min(Fraction(1), 2 * Fraction(sum(comb(mm, i) for i in range(min(bb, mm - bb) + 1)), 2**mm))
-            extreme.append(
+            cases.append(
                 {
                     sp.Symbol("X"): sp.Rational(direct.numerator, direct.denominator),
                     sp.Symbol("Y"): sp.Rational(formula.numerator, formula.denominator),
                     sp.Symbol("Z"): sp.Rational(*_as_pair(_mcnemar_p(bb, mm - bb))),
                 }
             )
+    return tuple(cases)
+
+
+def _mcnemar() -> list[Step]:
+    b, m = sp.symbols("b m", integer=True, nonnegative=True)
+    pi = sp.Symbol("pi", positive=True)
+    alpha = Fraction(1, 20)
+    sizes = [_size(mm, alpha, False) for mm in range(1, 201)]
+    mid_sizes = [_size(mm, alpha, True) for mm in range(1, 201)]
+    worst_mid = max(range(200), key=lambda i: mid_sizes[i])
+    extreme = _mcnemar_tail_cases()
     return [
         Step(
             r"P(b \mid b+c=m) = \frac{\binom{m}{b}\pi^b\pi^{m-b}}{(2\pi)^m} = \binom{m}{b}2^{-m}",
@@ -587,7 +620,7 @@ def _mcnemar() -> list[Step]:
             "outcomes at least as extreme as b, by symmetry of Binomial(m, 1/2); every m <= 40 and b <= m",
             sp.Symbol("X"),
             sp.Symbol("Y"),
-            cases=tuple(extreme),
+            cases=extreme,
             method="exact rationals",
         ),
         Step(
@@ -595,7 +628,7 @@ def _mcnemar() -> list[Step]:
             "the package's implementation equals the formula; every m <= 40 and b <= m",
             sp.Symbol("Z"),
             sp.Symbol("Y"),
-            cases=tuple(extreme),
+            cases=extreme,
             method="exact rationals",
         ),
         Step(

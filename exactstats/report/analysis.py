@@ -330,6 +330,27 @@ def error_correlation(C: np.ndarray) -> dict[str, Any] | None:
     }
 
 
+def _false_discovery(pairs: list[PairTest], fdr: str) -> dict[str, Any]:
+    """Benjamini-Hochberg ("bh") or Benjamini-Yekutieli ("by") q-values on every pair, set in place."""
+    if fdr not in ("bh", "by"):
+        raise ExactStatsError(f"fdr must be 'bh' or 'by', got {fdr!r}")
+    qs = bh_adjust_float(np.array([t.p for t in pairs]), "any" if fdr == "by" else "independent")
+    for t, qv in zip(pairs, qs):
+        t.q_bh = float(qv)
+    return {"method": fdr, "discoveries": int(np.sum(qs <= float(ALPHA))), "pairs": len(qs)}
+
+
+def _majority_vote(C: np.ndarray, choices: np.ndarray | None, answers: np.ndarray | None) -> dict[str, Any]:
+    """The panel's majority vote: a plurality of chosen options where the input has them, else of right/wrong."""
+    if choices is not None and answers is not None:
+        vote = majority_vote_accuracy(choices, answers)
+        kind = "plurality of chosen options"
+    else:
+        vote = binary_majority_accuracy(C)
+        kind = "majority of right/wrong (no chosen options in the input)"
+    return {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
+
+
 def analyse(
     rs: ResultSet,
     draws: int = 1000,
@@ -369,23 +390,11 @@ def analyse(
         paired_test=MCNEMAR if sums is None else f"exact sign-flip test over {sums.shape[1]} questions",
     )
     if fdr is not None and report.all_pairs:
-        if fdr not in ("bh", "by"):
-            raise ExactStatsError(f"fdr must be 'bh' or 'by', got {fdr!r}")
-        qs = bh_adjust_float(np.array([t.p for t in report.all_pairs]), "any" if fdr == "by" else "independent")
-        for t, qv in zip(report.all_pairs, qs):
-            t.q_bh = float(qv)
-        found = int(np.sum(qs <= float(ALPHA)))
-        report.extra["fdr"] = {"method": fdr, "discoveries": found, "pairs": len(qs)}
+        report.extra["fdr"] = _false_discovery(report.all_pairs, fdr)
     if k >= 2:
         report.leader_stays_first = stability(C, draws, seed, progress, sums)
         report.phi = error_correlation(C)
-        if rs.choices is not None and rs.answers is not None:
-            vote = majority_vote_accuracy(rs.choices[order], rs.answers)
-            kind = "plurality of chosen options"
-        else:
-            vote = binary_majority_accuracy(C)
-            kind = "majority of right/wrong (no chosen options in the input)"
-        report.majority_vote = {"kind": kind, "accuracy": float(vote), "exact": str(vote)}
+        report.majority_vote = _majority_vote(C, rs.choices[order] if rs.choices is not None else None, rs.answers)
     if rs.probabilities is not None and rs.answers is not None:
         report.calibration = calibration_table(rs.probabilities[order], rs.answers, models)
     if rs.right_probability is not None and sums is None and C.shape[1] >= 2:

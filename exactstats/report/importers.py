@@ -627,8 +627,8 @@ def load_results(specs: Sequence[str], intersect: bool = False, metric: str = "a
     return assemble(read_models(specs, metric), intersect)
 
 
-def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
-    """One models x questions matrix from per-model rows, validated once: names, ids, shared questions, keys."""
+def _distinct_id_sets(parts: list[ModelRows]) -> list[set[str]]:
+    """Each distinct question-id list once, as a set, after refusing empty, duplicate or twice-named inputs."""
     if not parts:
         raise ExactStatsError("inputs must name at least one file")
     seen: dict[str, str] = {}
@@ -646,7 +646,28 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
             if len(id_sets[id(p.ids)]) != len(p.ids):
                 dup = next(q for q, n in Counter(p.ids).items() if n > 1)
                 raise ExactStatsError(f"{p.source}: question id {dup!r} appears twice for model {p.model!r}")
-    sets = list(id_sets.values())
+    return list(id_sets.values())
+
+
+def _right_probability(
+    parts: list[ModelRows], take: list[np.ndarray], probabilities: np.ndarray | None, answers: np.ndarray | None
+) -> np.ndarray | None:
+    """Each model's probability on the right option: as read, else from the option probabilities and keys."""
+    if all(p.right_prob is not None for p in parts):
+        return np.stack([np.asarray(p.right_prob)[ix] for p, ix in zip(parts, take)])
+    if (
+        probabilities is not None
+        and answers is not None
+        and (answers[0].astype(np.int64) < probabilities.shape[2]).all()
+        and (probabilities.sum(axis=2) > 0).all()
+    ):
+        return np.stack([right_option_probability_float(P, answers[0].astype(np.int64)) for P in probabilities])
+    return None
+
+
+def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
+    """One models x questions matrix from per-model rows, validated once: names, ids, shared questions, keys."""
+    sets = _distinct_id_sets(parts)
     common = set(sets[0]).intersection(*sets[1:])
     union = set().union(*sets)
     if common != union and not intersect:
@@ -677,23 +698,14 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
         raise ExactStatsError("some inputs repeat questions (epochs) and others do not: compare like with like")
     choices = column("chosen")
     answers = column("answer")
+    if answers is not None and not (answers == answers[0]).all():
+        j = int(np.flatnonzero((answers != answers[0]).any(axis=0))[0])
+        raise ExactStatsError(f"question {order[j]!r}: the inputs disagree on its answer key")
     probabilities = None
     given = [p.probs for p in parts if p.probs is not None]
     if len(given) == len(parts) and len({g.shape[1] for g in given}) == 1:
         probabilities = np.stack([g[ix] for g, ix in zip(given, take)])
-    if answers is not None and not (answers == answers[0]).all():
-        j = int(np.flatnonzero((answers != answers[0]).any(axis=0))[0])
-        raise ExactStatsError(f"question {order[j]!r}: the inputs disagree on its answer key")
-    right = None
-    if all(p.right_prob is not None for p in parts):
-        right = np.stack([np.asarray(p.right_prob)[ix] for p, ix in zip(parts, take)])
-    elif (
-        probabilities is not None
-        and answers is not None
-        and (answers[0].astype(np.int64) < probabilities.shape[2]).all()
-        and (probabilities.sum(axis=2) > 0).all()
-    ):
-        right = np.stack([right_option_probability_float(P, answers[0].astype(np.int64)) for P in probabilities])
+    right = _right_probability(parts, take, probabilities, answers)
     return ResultSet(
         [p.model for p in parts],
         order,
