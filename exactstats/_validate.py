@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import weakref
 from collections.abc import Sequence, Sized
 from fractions import Fraction
 from typing import Any
@@ -130,8 +131,64 @@ def as_binary_vector(values: Any, name: str) -> np.ndarray:
     return _binary(arr, name)
 
 
+# Matrices already scanned, by id, with a weak reference that proves the id still names the same
+# array. A checked matrix is read-only, so it cannot stop holding 0/1 after its scan; the report
+# scans its matrix once when it is assembled, and every core function it calls then trusts it.
+_CHECKED: dict[int, weakref.ref[np.ndarray]] = {}
+
+
+def _is_checked(arr: Any) -> bool:
+    ref = _CHECKED.get(id(arr))
+    return ref is not None and ref() is arr
+
+
+def _remember(arr: np.ndarray) -> np.ndarray:
+    arr.flags.writeable = False
+    key = id(arr)
+    _CHECKED[key] = weakref.ref(arr, lambda _ref: _CHECKED.pop(key, None))
+    return arr
+
+
+def checked_binary_matrix(values: Any, name: str) -> np.ndarray:
+    """:func:`as_binary_matrix`, read-only and remembered: passing it again costs no second scan.
+
+    >>> C = checked_binary_matrix([[1, 0], [0, 1]], "C")
+    >>> as_binary_matrix(C, "C") is C, C.flags.writeable
+    (True, False)
+    """
+    arr = as_binary_matrix(values, name)
+    if _is_checked(arr):
+        return arr
+    return _remember(arr.copy() if arr is values else arr)
+
+
+def checked_rows(matrix: np.ndarray, rows: Any) -> np.ndarray:
+    """Rows of a checked matrix (a reordering or subset), itself checked without a scan: it holds the same values.
+
+    >>> C = checked_binary_matrix([[1, 0], [0, 1]], "C")
+    >>> as_binary_matrix(checked_rows(C, [1, 0]), "C").tolist()
+    [[0, 1], [1, 0]]
+    """
+    if not _is_checked(matrix):
+        raise ExactStatsError("checked_rows needs a matrix from checked_binary_matrix")
+    return _remember(np.ascontiguousarray(matrix[np.asarray(rows, dtype=np.int64)]))
+
+
+def checked_complement(matrix: np.ndarray) -> np.ndarray:
+    """``1 - matrix`` of a checked matrix (errors from correctness), itself checked without a scan.
+
+    >>> checked_complement(checked_binary_matrix([[1, 0]], "C")).tolist()
+    [[0, 1]]
+    """
+    if not _is_checked(matrix):
+        raise ExactStatsError("checked_complement needs a matrix from checked_binary_matrix")
+    return _remember(1 - matrix)
+
+
 def as_binary_matrix(values: Any, name: str) -> np.ndarray:
     """A 2-D array (rows x columns) of 0/1 integers."""
+    if _is_checked(values):
+        return values  # type: ignore[no-any-return]
     arr = np.asarray(values)
     if arr.ndim != 2:
         raise ExactStatsError(f"{name} must be a two-dimensional 0/1 matrix, got shape {arr.shape}")

@@ -346,3 +346,20 @@ def test_json_report_is_the_dataclass_tree_without_a_deep_copy(tmp_path):
     want.pop("extra")
     want = {k: v for k, v in want.items() if v is not None}
     assert json.dumps(report.to_json(), sort_keys=True) == json.dumps(want, sort_keys=True)
+
+
+def test_the_matrix_is_scanned_once_per_report(monkeypatch, tmp_path):
+    """The assembled matrix is checked once, at construction; every core function the report calls trusts it."""
+    import exactstats._validate as validate
+    from exactstats.cli import main
+
+    scans = []
+    real = validate._binary
+    monkeypatch.setattr(validate, "_binary", lambda arr, name: scans.append(arr.shape) or real(arr, name))
+    assert main(["report", str(ROOT / "data" / "shuffled-2000.matrix.parquet"), "--out", str(tmp_path / "r.html")]) == 0
+    assert scans == [(4, 2000)]
+    C = validate.checked_binary_matrix([[1, 0], [0, 1]], "C")
+    with pytest.raises(ValueError, match="read-only"):
+        C[0, 0] = 5  # a checked matrix cannot stop holding 0/1
+    assert validate.as_binary_matrix(C, "C") is C and len(scans) == 2  # passed again: not scanned
+    assert validate.as_binary_matrix(C.copy(), "C") is not C and len(scans) == 3  # a writable copy is

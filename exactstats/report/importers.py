@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validate import ExactStatsError
+from .._validate import ExactStatsError, checked_binary_matrix
 from ..soft import right_option_probability_float
 
 __all__ = ["ResultSet", "ModelRows", "assemble", "load_results", "read_models", "read_source"]
@@ -63,6 +63,10 @@ class ResultSet:
     dropped: int = 0  # questions dropped by intersect
     sources: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what reading left out, said in the report (torn lines)
+
+    def __post_init__(self) -> None:
+        # the one scan of the matrix: read-only from here on, and the core functions trust it
+        self.correct = checked_binary_matrix(self.correct, "correct")
 
 
 @dataclass
