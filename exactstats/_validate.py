@@ -187,9 +187,9 @@ def checked_complement(matrix: np.ndarray) -> np.ndarray:
 
 def as_binary_matrix(values: Any, name: str) -> np.ndarray:
     """A 2-D array (rows x columns) of 0/1 integers."""
-    if _is_checked(values):
-        return values  # type: ignore[no-any-return]
-    arr = np.asarray(values)
+    arr = np.asarray(values)  # the same object when it is already an array
+    if _is_checked(arr):
+        return arr
     if arr.ndim != 2:
         raise ExactStatsError(f"{name} must be a two-dimensional 0/1 matrix, got shape {arr.shape}")
     if 0 in arr.shape:
