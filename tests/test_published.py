@@ -119,10 +119,10 @@ def test_arena_from_counts_equals_arena_from_battles(capsys, tmp_path):
     by_battles = arena_summary(battles)
     raw = es.battle_counts(battles, "exclude")
     by_counts = arena_summary(raw)
-    for e1, e2 in zip(by_battles["leaderboard"], by_counts["leaderboard"]):
-        assert e1["model"] == e2["model"] and e1["rating"] == pytest.approx(e2["rating"], abs=1e-9)
-        assert e1["sandwich95"] == pytest.approx(e2["sandwich95"], abs=1e-9)
-    assert by_battles["battles"] == by_counts["battles"] == 400
+    for e1, e2 in zip(by_battles.leaderboard, by_counts.leaderboard):
+        assert e1.model == e2.model and e1.rating == pytest.approx(e2.rating, abs=1e-9)
+        assert e1.sandwich95 == pytest.approx(e2.sandwich95, abs=1e-9)
+    assert by_battles.battles == by_counts.battles == 400
 
 
 def test_llmfao_as_battles_with_raters(tmp_path):

@@ -77,20 +77,17 @@ def main(args: argparse.Namespace) -> None:
     from .render import to_html, to_json, to_markdown
 
     if args.out:
-        _refuse_to_overwrite_an_input(args.out, args.inputs)
+        refuse_to_overwrite_an_input(args.out, args.inputs)
     if getattr(args, "scores", False) or (len(args.inputs) == 1 and _is_task_file(args.inputs[0])):
         _task_report(args)
         return
     if len(args.inputs) == 1 and _is_passk_file(args.inputs[0]):
-        from .passk_report import passk_pairs, passk_summary, problem_counts, read_passk_table, to_text
+        from .passk_report import passk_html, passk_markdown, passk_report, problem_counts, read_passk_table
 
-        counts = problem_counts(read_passk_table(args.inputs[0]))
-        rows = passk_summary(counts, args.k)
-        pairs = passk_pairs(counts, args.k)
-        print(
-            json.dumps({"passk": rows, "passk_pairs": pairs}) if args.json else to_text(rows, pairs),
-            end="\n" if args.json else "",
-        )
+        passk = passk_report(problem_counts(read_passk_table(args.inputs[0])), args.k)
+        if args.out:
+            write_atomically(args.out, passk_html(passk))
+        print(json.dumps(passk.to_json()) if args.json else passk_markdown(passk), end="\n" if args.json else "")
         return
 
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
@@ -109,7 +106,7 @@ def main(args: argparse.Namespace) -> None:
         fdr=args.fdr,
     )
     if args.out:  # rendered in full before the file is touched: a failure leaves no half-written report
-        _write_atomically(args.out, to_html(report))
+        write_atomically(args.out, to_html(report))
     print(to_json(report) if args.json else to_markdown(report), end="\n" if args.json else "")
 
 
@@ -137,7 +134,7 @@ def _task_report(args: argparse.Namespace) -> None:
     table = read_task_table(args.inputs[0], wide=bool(getattr(args, "scores", False)), intersect=args.intersect)
     report = analyse_tasks(table, fdr=args.fdr, provenance=_provenance(args))
     if args.out:
-        _write_atomically(args.out, task_html(report))
+        write_atomically(args.out, task_html(report))
     print(json.dumps(report.to_json()) if args.json else task_markdown(report), end="\n" if args.json else "")
 
 
@@ -153,7 +150,7 @@ def _is_task_file(spec: str) -> bool:
         return is_task_table([c.strip() for c in f.readline().strip().split(",")])
 
 
-def _refuse_to_overwrite_an_input(out: str, inputs: list[str]) -> None:
+def refuse_to_overwrite_an_input(out: str, inputs: list[str]) -> None:
     from pathlib import Path
 
     target = Path(out).resolve()
@@ -163,7 +160,7 @@ def _refuse_to_overwrite_an_input(out: str, inputs: list[str]) -> None:
             raise ExactStatsError(f"--out {out} would overwrite the input {spec}: write the report elsewhere")
 
 
-def _write_atomically(out: str, text: str) -> None:
+def write_atomically(out: str, text: str) -> None:
     import os
     import tempfile
     from pathlib import Path

@@ -13,6 +13,7 @@ pass@k is higher (with one sample per problem, McNemar's test).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from ..consistency import pass_hat_k
 from ..errorbars import clustered_interval_float
 from ..paired import mcnemar_p_value
 from ..passk import mean_difference_interval, pass_at_k, pass_at_k_differences
+from .render import Block, html_from_blocks, markdown_from_blocks
 
 
 def read_passk_table(path: str | Path) -> pd.DataFrame:
@@ -101,9 +103,58 @@ def problem_counts(df: pd.DataFrame) -> dict[str, dict[str, tuple[int, int]]]:
     return out
 
 
+@dataclass
+class PasskRow:
+    """One model at one k: exact mean pass@k and pass^k over problems, each with a normal interval over problems."""
+
+    model: str
+    k: int
+    problems: int
+    samples: int
+    pass_at_k: float
+    pass_at_k_exact: str | None  # None where the fraction is too long to print
+    interval95: list[float]
+    pass_hat_k: float
+    pass_hat_k_exact: str | None
+    pass_hat_k_interval95: list[float]
+
+
+@dataclass
+class PasskPair:
+    """Two models at one k: the paired difference of mean pass@k on the problems both have."""
+
+    first: str
+    second: str
+    k: int
+    problems: int
+    difference: float
+    difference_exact: str | None
+    interval95: list[float]
+    excludes_zero: bool
+    first_higher: int
+    second_higher: int
+    sign_test_p: float | None  # None when the models drew different numbers of samples of some problem
+
+
+@dataclass
+class PasskReport:
+    """The pass@k report, typed: :meth:`to_json` is its JSON, :func:`passk_blocks` its text."""
+
+    passk: list[PasskRow]
+    passk_pairs: list[PasskPair]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passk": [dict(vars(r)) for r in self.passk], "passk_pairs": [dict(vars(r)) for r in self.passk_pairs]}
+
+
+def passk_report(counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95") -> PasskReport:
+    """Every model's pass@k and pass^k, and every pair's paired difference, at each k."""
+    return PasskReport(passk_summary(counts, ks, confidence), passk_pairs(counts, ks, confidence))
+
+
 def passk_summary(
     counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95"
-) -> list[dict[str, Any]]:
+) -> list[PasskRow]:
     """Per model and k: exact mean pass@k and pass^k (all k of k pass) over problems, each with a normal
     interval over problems (the per-problem estimates are the units)."""
     rows = []
@@ -115,22 +166,32 @@ def passk_summary(
                 raise ExactStatsError(
                     f"k must be <= the fewest samples of any problem ({smallest}) for model {model!r}, got {k}"
                 )
-            row: dict[str, Any] = {
-                "model": model,
-                "k": k,
-                "problems": len(table),
-                "samples": int(sum(n for n, _ in table)),
-            }
-            for name, estimate in (("pass_at_k", pass_at_k), ("pass_hat_k", pass_hat_k)):
-                exact = [estimate(n, c, k) for n, c in table]
-                mean = sum(exact, Fraction(0)) / len(exact)
-                row[name] = float(mean)
-                row[f"{name}_exact"] = str(mean) if len(str(mean)) <= 60 else None
-                row["interval95" if name == "pass_at_k" else "pass_hat_k_interval95"] = _over_problems(
-                    exact, confidence
+            at = [pass_at_k(n, c, k) for n, c in table]
+            hat = [pass_hat_k(n, c, k) for n, c in table]
+            mean_at, mean_hat = _mean(at), _mean(hat)
+            rows.append(
+                PasskRow(
+                    model,
+                    k,
+                    len(table),
+                    int(sum(n for n, _ in table)),
+                    float(mean_at),
+                    _exact_text(mean_at),
+                    _over_problems(at, confidence),
+                    float(mean_hat),
+                    _exact_text(mean_hat),
+                    _over_problems(hat, confidence),
                 )
-            rows.append(row)
+            )
     return rows
+
+
+def _mean(values: list[Fraction]) -> Fraction:
+    return sum(values, Fraction(0)) / len(values)
+
+
+def _exact_text(x: Fraction) -> str | None:
+    return str(x) if len(str(x)) <= 60 else None
 
 
 def _over_problems(values: list[Fraction], confidence: str) -> list[float]:
@@ -143,7 +204,7 @@ def _over_problems(values: list[Fraction], confidence: str) -> list[float]:
 
 def passk_pairs(
     counts: dict[str, dict[str, tuple[int, int]]], ks: list[int], confidence: str = "0.95"
-) -> list[dict[str, Any]]:
+) -> list[PasskPair]:
     """Per pair of models and k: the paired difference of mean pass@k on the problems both have."""
     models = sorted(counts)
     rows = []
@@ -167,66 +228,84 @@ def passk_pairs(
                 iv = mean_difference_interval(diffs, confidence=confidence)
                 higher, lower = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
                 rows.append(
-                    {
-                        "first": first,
-                        "second": second,
-                        "k": k,
-                        "problems": len(shared),
-                        "difference": float(iv.difference),
-                        "difference_exact": str(iv.difference) if len(str(iv.difference)) <= 60 else None,
-                        "interval95": [iv.lower, iv.upper],
-                        "excludes_zero": bool(iv.lower > 0 or iv.upper < 0),
-                        "first_higher": higher,
-                        "second_higher": lower,
-                        "sign_test_p": float(mcnemar_p_value(higher, lower)) if same_n else None,
-                    }
+                    PasskPair(
+                        first,
+                        second,
+                        k,
+                        len(shared),
+                        float(iv.difference),
+                        _exact_text(iv.difference),
+                        [iv.lower, iv.upper],
+                        bool(iv.lower > 0 or iv.upper < 0),
+                        higher,
+                        lower,
+                        float(mcnemar_p_value(higher, lower)) if same_n else None,
+                    )
                 )
     return rows
 
 
-def to_text(rows: list[dict[str, Any]], pairs: list[dict[str, Any]] | None = None) -> str:
-    lines = [
-        "| model | k | problems | samples | pass@k | 95% (over problems) | pass^k | 95% (over problems) |",
-        "|---|---|---|---|---|---|---|---|",
+def passk_blocks(r: PasskReport) -> list[Block]:
+    """The pass@k report as blocks, written out by the package's one Markdown and HTML renderer."""
+    head = ["model", "k", "problems", "samples", "pass@k", "95% (over problems)", "pass^k", "95% (over problems)"]
+    rows = [
+        [row.model, str(row.k), str(row.problems), str(row.samples), f"{row.pass_at_k:.4f}"]
+        + [_interval(row.interval95, ".4f"), f"{row.pass_hat_k:.4f}", _interval(row.pass_hat_k_interval95, ".4f")]
+        for row in r.passk
     ]
-    for r in rows:
-        lo, hi = r["interval95"]
-        lo_hat, hi_hat = r["pass_hat_k_interval95"]
-        lines.append(
-            f"| {r['model']} | {r['k']} | {r['problems']} | {r['samples']} | {r['pass_at_k']:.4f} | "
-            f"[{lo:.4f}, {hi:.4f}] | {r['pass_hat_k']:.4f} | [{lo_hat:.4f}, {hi_hat:.4f}] |"
-        )
-    lines += [
-        "",
-        "pass@k: at least one of k samples passes; pass^k: all k pass (tau-bench's consistency measure). Both are",
-        "the unbiased estimates from n samples per problem, averaged over problems.",
+    out: list[Block] = [
+        ("h1", "pass@k report"),
+        ("table", (head, rows)),
+        (
+            "p",
+            "pass@k: at least one of k samples passes; pass^k: all k pass (tau-bench's consistency measure). "
+            "Both are the unbiased estimates from n samples per problem, averaged over problems.",
+        ),
     ]
-    if any(iv[0] < 0 or iv[1] > 1 for r in rows for iv in (r["interval95"], r["pass_hat_k_interval95"])):
-        lines += ["", "Some intervals leave [0, 1]: the normal approximation over few problems; shown as computed."]
-    if pairs:
-        lines += [
-            "",
-            "Paired differences (first minus second, on the problems both have; 95% interval over problems;",
-            "sign test: problems where each is higher, ties dropped, exact two-sided p):",
-            "",
-            "| first | second | k | problems | difference | 95% | excludes 0 | higher: first / second | sign test p |",
-            "|---|---|---|---|---|---|---|---|---|",
-        ]
-        for r in pairs:
-            lo, hi = r["interval95"]
-            lines.append(
-                f"| {r['first']} | {r['second']} | {r['k']} | {r['problems']} | {r['difference']:+.4f} | "
-                f"[{lo:+.4f}, {hi:+.4f}] | {'yes' if r['excludes_zero'] else 'no'} | "
-                f"{r['first_higher']} / {r['second_higher']} | "
-                + ("—" if r["sign_test_p"] is None else f"{r['sign_test_p']:.3g}")
-                + " |"
-            )
-        if any(r["sign_test_p"] is None for r in pairs):
-            lines += [
-                "",
-                "—: the two models drew different numbers of samples of some problem, so their estimates are not",
+    if any(iv[0] < 0 or iv[1] > 1 for row in r.passk for iv in (row.interval95, row.pass_hat_k_interval95)):
+        out.append(("p", "Some intervals leave [0, 1]: the normal approximation over few problems; shown as computed."))
+    if r.passk_pairs:
+        out += _pair_blocks(r.passk_pairs)
+    elif len({row.model for row in r.passk}) > 1:
+        out.append(("p", "No pair of models shares two or more problems: no paired comparison."))
+    return out
+
+
+def _pair_blocks(pairs: list[PasskPair]) -> list[Block]:
+    head = ["first", "second", "k", "problems", "difference", "95%", "excludes 0", "higher: first / second"]
+    rows = [
+        [t.first, t.second, str(t.k), str(t.problems), f"{t.difference:+.4f}", _interval(t.interval95, "+.4f")]
+        + ["yes" if t.excludes_zero else "no", f"{t.first_higher} / {t.second_higher}"]
+        + ["—" if t.sign_test_p is None else f"{t.sign_test_p:.3g}"]
+        for t in pairs
+    ]
+    out: list[Block] = [
+        ("h2", "Paired differences"),
+        (
+            "p",
+            "First minus second, on the problems both have; 95% interval over problems; sign test: problems "
+            "where each is higher, ties dropped, exact two-sided p.",
+        ),
+        ("table", ([*head, "sign test p"], rows)),
+    ]
+    if any(t.sign_test_p is None for t in pairs):
+        out.append(
+            (
+                "p",
+                "—: the two models drew different numbers of samples of some problem, so their estimates are not "
                 "exchangeable under equal pass rates and the sign test would not be exact; the interval still holds.",
-            ]
-    elif pairs is not None and len({r["model"] for r in rows}) > 1:
-        lines += ["", "No pair of models shares two or more problems: no paired comparison."]
-    return "\n".join(lines) + "\n"
+            )
+        )
+    return out
+
+
+def _interval(values: list[float], spec: str) -> str:
+    return f"[{values[0]:{spec}}, {values[1]:{spec}}]"
+
+
+def passk_markdown(r: PasskReport) -> str:
+    return markdown_from_blocks(passk_blocks(r))
+
+
+def passk_html(r: PasskReport) -> str:
+    return html_from_blocks(passk_blocks(r), [], title="pass@k report")
