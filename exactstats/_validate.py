@@ -132,8 +132,8 @@ def as_binary_vector(values: Any, name: str) -> np.ndarray:
 
 
 # Matrices already scanned, by id, with a weak reference that proves the id still names the same
-# array. A checked matrix is read-only, so it cannot stop holding 0/1 after its scan; the report
-# scans its matrix once when it is assembled, and every core function it calls then trusts it.
+# array. A checked matrix is read-only, so it cannot stop holding 0/1 after its scan; a caller that
+# assembles a matrix scans it once, and every core function it is passed to then trusts it.
 _CHECKED: dict[int, weakref.ref[np.ndarray]] = {}
 
 
