@@ -162,16 +162,19 @@ def checked_binary_matrix(values: Any, name: str) -> np.ndarray:
     return _remember(arr.copy() if arr is values else arr)
 
 
-def checked_rows(matrix: np.ndarray, rows: Any) -> np.ndarray:
-    """Rows of a checked matrix (a reordering or subset), itself checked without a scan: it holds the same values.
+def checked_selection(matrix: np.ndarray, rows: Any, columns: Any = None) -> np.ndarray:
+    """Rows (and columns) of a checked matrix, reordered or subset, itself checked without a scan.
 
     >>> C = checked_binary_matrix([[1, 0], [0, 1]], "C")
-    >>> as_binary_matrix(checked_rows(C, [1, 0]), "C").tolist()
+    >>> as_binary_matrix(checked_selection(C, [1, 0]), "C").tolist()
     [[0, 1], [1, 0]]
     """
     if not _is_checked(matrix):
-        raise ExactStatsError("checked_rows needs a matrix from checked_binary_matrix")
-    return _remember(np.ascontiguousarray(matrix[np.asarray(rows, dtype=np.int64)]))
+        raise ExactStatsError("checked_selection needs a matrix from checked_binary_matrix")
+    picked = matrix[np.asarray(rows, dtype=np.int64)]
+    if columns is not None:
+        picked = picked[:, np.asarray(columns, dtype=np.int64)]
+    return _remember(np.ascontiguousarray(picked))
 
 
 def checked_complement(matrix: np.ndarray) -> np.ndarray:

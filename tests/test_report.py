@@ -363,3 +363,18 @@ def test_the_matrix_is_scanned_once_per_report(monkeypatch, tmp_path):
         C[0, 0] = 5  # a checked matrix cannot stop holding 0/1
     assert validate.as_binary_matrix(C, "C") is C and len(scans) == 2  # passed again: not scanned
     assert validate.as_binary_matrix(C.copy(), "C") is not C and len(scans) == 3  # a writable copy is
+
+
+def test_the_shipped_panel_is_the_reader_layers_result_set():
+    """load_panel reads the long table through the same reader as `exactstats report`: one matrix type."""
+    panel = es.load_panel("shuffled")
+    read = load_results([str(ROOT / "data" / "shuffled-2000.long.parquet")])
+    same = read.subset(panel.models, list(panel.matrix.columns))
+    assert np.array_equal(panel.results.correct, same.correct) and np.array_equal(panel.correct(), panel.matrix)
+    assert np.array_equal(panel.results.choices, same.choices) and np.array_equal(panel.results.answers, same.answers)
+    assert np.allclose(panel.results.probabilities, panel.probabilities())
+    ranked = panel.ranked()
+    right = ranked.correct().sum(axis=1)
+    assert list(right) == sorted(right, reverse=True) and not ranked.results.correct.flags.writeable
+    with pytest.raises(ValueError, match="models must be among"):
+        panel.results.subset(["no-such-model"])

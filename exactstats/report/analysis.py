@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import ExactStatsError, as_int, checked_complement, checked_rows
+from .._validate import ExactStatsError, as_int, checked_complement, checked_selection
 from ..bayes import paired_better_probability_float
 from ..clustered import cluster_sums, sign_flip_p_value, sign_flip_p_value_float
 from ..correlation import error_correlation_float
@@ -370,7 +370,7 @@ def analyse(
     if rs.correct.shape[1] < 2:
         raise ExactStatsError(f"the report needs at least 2 shared questions, got {rs.correct.shape[1]}")
     order = np.argsort(-rs.correct.sum(axis=1), kind="stable")
-    C = checked_rows(rs.correct, order)  # reordered, not scanned again
+    C = checked_selection(rs.correct, order)  # reordered, not scanned again
     models = [rs.models[i] for i in order]
     k = C.shape[0]
     sums = cluster_sums(C, rs.clusters.tolist())[0] if rs.repeated and rs.clusters is not None else None

@@ -10,13 +10,14 @@ Reading it needs only pandas and pyarrow, never torch.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._validate import ExactStatsError, as_choice
+from .importers import ResultSet, assemble, long_table_rows
 
 __all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS", "PasskSamples", "load_passk_samples", "PASSK_CONDITIONS"]
 
@@ -52,24 +53,40 @@ def data_dir(path: str | Path | None = None) -> Path:
 
 @dataclass
 class Panel:
-    """A models x questions 0/1 matrix with the rows it came from."""
+    """A condition of the shipped dataset: its :class:`ResultSet` (the reader layer's one matrix type,
+    read from the long table and checked once) with pandas views of it and of the rows it came from."""
 
     condition: str
-    matrix: pd.DataFrame  # index: model, columns: question id, values 0/1
+    results: ResultSet
     long: pd.DataFrame  # one row per model x question (probabilities, chosen letter, ...)
     questions: pd.DataFrame  # per question: subject, answer, MMLU-Redux error label
+    matrix: pd.DataFrame = field(init=False)  # index: model, columns: question id, values 0/1 (int8, as stored)
+
+    def __post_init__(self) -> None:
+        self.matrix = pd.DataFrame(
+            self.results.correct.astype(np.int8),
+            index=pd.Index(self.results.models, name="model"),
+            columns=pd.Index(self.results.question_ids, name="question_id"),
+        )
 
     @property
     def models(self) -> list[str]:
-        return list(self.matrix.index)
+        return list(self.results.models)
 
     def correct(self) -> np.ndarray:
-        return np.asarray(self.matrix.to_numpy(dtype=np.int64))
+        """models x questions 0/1 (a writable copy)."""
+        return self.results.correct.copy()
 
     def ranked(self) -> Panel:
-        """The same panel with models ordered by accuracy, best first."""
-        order = self.matrix.mean(axis=1).sort_values(ascending=False, kind="stable").index
-        return Panel(self.condition, self.matrix.loc[order], self.long, self.questions)
+        """The same panel with models ordered by accuracy, best first (ties keep their order)."""
+        right = self.results.correct.sum(axis=1)
+        order = sorted(range(len(right)), key=lambda i: -int(right[i]))
+        return Panel(
+            self.condition,
+            self.results.subset(models=[self.results.models[i] for i in order]),
+            self.long,
+            self.questions,
+        )
 
     def probabilities(self) -> np.ndarray:
         """models x questions x 4 option probabilities (original option order)."""
@@ -112,13 +129,17 @@ def load_panel(condition: str = "shuffled", models: list[str] | None = None, pat
         if missing:
             raise ExactStatsError(f"models must be in {list(matrix.index)}, got {missing}")
         matrix = matrix.loc[models]
-    long = long[long["model"].isin(matrix.index)]
+    long = long[long["model"].isin(matrix.index)].reset_index(drop=True)
+    # the matrix file names the complete models and the question order; the rows come through the reader layer
+    results = assemble(long_table_rows(long, lpath)).subset(list(matrix.index), list(matrix.columns))
+    if not np.array_equal(results.correct, matrix.to_numpy()):
+        raise ExactStatsError(f"{mpath} and {lpath} disagree: rebuild them (python -m tools build-data data)")
     questions = (
         long.drop_duplicates("question_id")
         .set_index("question_id")
         .loc[matrix.columns, ["subject", "answer", "error_type"]]
     )
-    return Panel(condition, matrix, long.reset_index(drop=True), questions)
+    return Panel(condition, results, long, questions)
 
 
 PASSK_CONDITIONS = {"sampled": "humaneval-sampled", "greedy": "humaneval-greedy"}

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validate import ExactStatsError, checked_binary_matrix
+from .._validate import ExactStatsError, checked_binary_matrix, checked_selection
 from ..soft import right_option_probability_float
 
 __all__ = ["ResultSet", "ModelRows", "assemble", "load_results", "read_models", "read_source"]
@@ -67,6 +67,42 @@ class ResultSet:
     def __post_init__(self) -> None:
         # the one scan of the matrix: read-only from here on, and the core functions trust it
         self.correct = checked_binary_matrix(self.correct, "correct")
+
+    def subset(self, models: Sequence[str] | None = None, question_ids: Sequence[str] | None = None) -> ResultSet:
+        """The same results for the models and questions named, in that order (the matrix is not scanned again)."""
+        rows = _positions(self.models, models, "models")
+        cols = _positions(self.question_ids, question_ids, "question_ids")
+
+        def pick(values: np.ndarray | None, per_model: bool) -> np.ndarray | None:
+            if values is None:
+                return None
+            return values[rows][:, cols] if per_model else values[cols]
+
+        return ResultSet(
+            [self.models[i] for i in rows],
+            [self.question_ids[j] for j in cols],
+            checked_selection(self.correct, rows, cols),
+            pick(self.clusters, False),
+            self.repeated,
+            pick(self.choices, True),
+            pick(self.answers, False),
+            probabilities=pick(self.probabilities, True),
+            right_probability=pick(self.right_probability, True),
+            dropped=self.dropped,
+            sources=list(self.sources),
+            notes=list(self.notes),
+        )
+
+
+def _positions(have: list[str], wanted: Sequence[str] | None, name: str) -> list[int]:
+    """Where each wanted name sits in ``have`` (all of them, in order, when ``wanted`` is None)."""
+    if wanted is None:
+        return list(range(len(have)))
+    where = {x: i for i, x in enumerate(have)}
+    missing = [w for w in wanted if w not in where]
+    if missing:
+        raise ExactStatsError(f"{name} must be among the {len(have)} in the results, got {missing[:3]}")
+    return [where[w] for w in wanted]
 
 
 @dataclass
@@ -233,6 +269,12 @@ def _from_long(path: Path, df: pd.DataFrame, lines: list[int] | None = None) -> 
             )
         )
     return out
+
+
+def long_table_rows(df: pd.DataFrame, source: str | Path) -> list[ModelRows]:
+    """Each model's rows of a long table already in memory (columns ``model``, ``question_id``, ``correct``,
+    optionally ``chosen``, ``answer``, ``p_A``..., ``subject`` or ``cluster``, ``epoch``), checked as from a file."""
+    return _from_long(Path(source), df)
 
 
 def _from_table(path: Path) -> list[ModelRows]:
