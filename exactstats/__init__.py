@@ -120,8 +120,15 @@ Function                                      What it computes
 :func:`fleiss_kappa`                          Fleiss' kappa for many raters, exactly; every item rated by ...
 :func:`krippendorff_alpha`                    Krippendorff's alpha, exactly, with missing ratings (None); ...
 :func:`gwet_ac1`                              Gwet's AC1 for two raters, exactly: chance agreement from the ...
+:func:`fleiss_kappa_bootstrap_float`          Percentile bootstrap interval for Fleiss' kappa over items
+:func:`krippendorff_alpha_bootstrap_float`    Percentile bootstrap interval for Krippendorff's alpha over items
+*a judge's bias, corrected*
 :func:`rogan_gladen`                          The true positive rate behind a judge's positive rate, ...
 :func:`rogan_gladen_interval_float`           Interval for the corrected rate that carries the calibration ...
+:func:`ppi_mean`                              The prediction-powered estimate of the rate people would ...
+:func:`ppi_mean_interval_float`               Interval for that rate with coverage at least the level ...
+:func:`ppi_mean_interval_normal_float`        The normal prediction-powered interval (as ppi_py, lam=1)
+:func:`ppi_labels_needed_float`               Human labels for a normal PPI interval of a given width
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -381,18 +388,26 @@ from .errorbars import (
     wilson_interval_float,
     z_value_float,
 )
+from .judge_bias import (
+    ppi_labels_needed_float,
+    ppi_mean,
+    ppi_mean_interval_float,
+    ppi_mean_interval_normal_float,
+    rogan_gladen,
+    rogan_gladen_interval_float,
+)
 from .judges import (
     KAPPA_WEIGHTS,
     agreement_distribution,
     cohen_kappa,
     fleiss_kappa,
+    fleiss_kappa_bootstrap_float,
     gwet_ac1,
     kappa_p_value,
     kappa_p_value_float,
     krippendorff_alpha,
+    krippendorff_alpha_bootstrap_float,
     percent_agreement,
-    rogan_gladen,
-    rogan_gladen_interval_float,
     weighted_kappa,
 )
 from .levels import (
@@ -661,8 +676,15 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha",
     "gwet_ac1",
+    "fleiss_kappa_bootstrap_float",
+    "krippendorff_alpha_bootstrap_float",
+    # a judge's bias, corrected
     "rogan_gladen",
     "rogan_gladen_interval_float",
+    "ppi_mean",
+    "ppi_mean_interval_float",
+    "ppi_mean_interval_normal_float",
+    "ppi_labels_needed_float",
     # leaderboards over tasks
     "as_task_scores",
     "smallest_p_value",

@@ -30,8 +30,10 @@ from fractions import Fraction
 from math import comb, factorial
 from typing import Any
 
+import numpy as np
+
 from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
-from .errorbars import Interval, clopper_pearson_interval_float
+from .errorbars import Interval
 
 __all__ = [
     "percent_agreement",
@@ -43,8 +45,8 @@ __all__ = [
     "fleiss_kappa",
     "krippendorff_alpha",
     "gwet_ac1",
-    "rogan_gladen",
-    "rogan_gladen_interval_float",
+    "fleiss_kappa_bootstrap_float",
+    "krippendorff_alpha_bootstrap_float",
     "KAPPA_WEIGHTS",
 ]
 
@@ -286,85 +288,109 @@ def gwet_ac1(a: Sequence[Any], b: Sequence[Any]) -> Fraction:
     return (percent_agreement(a, b) - pe) / (1 - pe)
 
 
-# --- a judge's bias, corrected --------------------------------------------------------------------------
+# --- bootstrap intervals over items (floats) ------------------------------------------------------------
 
 
-def _calibration(true_positive: Any, false_negative: Any, true_negative: Any, false_positive: Any) -> tuple[int, ...]:
-    counts = tuple(
-        as_int(v, name, minimum=0)
-        for v, name in (
-            (true_positive, "true_positive"),
-            (false_negative, "false_negative"),
-            (true_negative, "true_negative"),
-            (false_positive, "false_positive"),
-        )
-    )
-    tp, fn, tn, fp = counts
-    if tp + fn == 0 or tn + fp == 0:
-        raise ExactStatsError("the calibration items must include both people-positive and people-negative items")
-    return counts
+def fleiss_kappa_bootstrap_float(ratings: Any, draws: int = 2000, seed: Any = 0, confidence: Any = "0.95") -> Interval:
+    """Percentile bootstrap interval for Fleiss' kappa, items redrawn with replacement (a named float
+    approximation: it treats the items as a sample from many, the raters as fixed).
 
+    Each redraw is a weighted sum of per-item terms, so a thousand redraws cost two matrix products.
+    Redraws where kappa is undefined (every rating one label) are left out.
 
-def rogan_gladen(
-    judged_positive: int, judged: int, true_positive: int, false_negative: int, true_negative: int, false_positive: int
-) -> Fraction:
-    """The true positive rate behind a judge's positive rate, corrected for its errors (Rogan and Gladen, 1978).
-
-    ``judged_positive`` of ``judged`` items were labelled positive (pass, correct, harmful...) by the judge;
-    on a calibration set that people also labelled, the judge's sensitivity is
-    ``true_positive / (true_positive + false_negative)`` and its specificity
-    ``true_negative / (true_negative + false_positive)``. The estimate
-    ``(q + sp - 1) / (se + sp - 1)`` is exact and may fall outside [0, 1] by chance; a judge no better than
-    a coin (``se + sp <= 1``) cannot be corrected and is refused.
-
-    >>> rogan_gladen(600, 1000, 85, 15, 90, 10)
-    Fraction(2, 3)
+    >>> lo, hi = fleiss_kappa_bootstrap_float([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"]] * 10)
+    >>> lo < float(fleiss_kappa([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"]] * 10)) < hi
+    True
     """
-    k = as_int(judged_positive, "judged_positive", minimum=0)
-    n = as_int(judged, "judged", minimum=1)
-    if k > n:
-        raise ExactStatsError(f"judged_positive must be <= judged = {n}, got {k}")
-    tp, fn, tn, fp = _calibration(true_positive, false_negative, true_negative, false_positive)
-    se, sp = Fraction(tp, tp + fn), Fraction(tn, tn + fp)
-    if se + sp <= 1:
-        raise ExactStatsError(
-            f"the judge is no better than chance on the calibration items (sensitivity {se} + specificity {sp} <= 1)"
-        )
-    return (Fraction(k, n) + sp - 1) / (se + sp - 1)
+    fleiss_kappa(ratings)  # its checks
+    terms = _fleiss_terms(_ratings(ratings))
+    weights = _redraws(len(terms[0]), draws, seed)
+    return _percentile_interval(_fleiss_from_weights(terms, weights), confidence)
 
 
-def rogan_gladen_interval_float(
-    judged_positive: int,
-    judged: int,
-    true_positive: int,
-    false_negative: int,
-    true_negative: int,
-    false_positive: int,
-    confidence: Any = "0.95",
+def krippendorff_alpha_bootstrap_float(
+    ratings: Any, level: str = "nominal", draws: int = 2000, seed: Any = 0, confidence: Any = "0.95"
 ) -> Interval:
-    """Interval for the corrected rate that carries the calibration set's uncertainty, with coverage at least
-    ``confidence`` for every true rate, sensitivity and specificity.
+    """Percentile bootstrap interval for Krippendorff's alpha, items (with two or more ratings) redrawn with
+    replacement; a named float approximation, as :func:`fleiss_kappa_bootstrap_float`.
 
-    Clopper-Pearson intervals at level ``1 - alpha/3`` for the judge's positive rate, its sensitivity
-    and its specificity hold together with chance at least ``1 - alpha`` (Bonferroni). The corrected
-    rate is monotone in each of the three when the other two are fixed, so its range over that box is
-    found at the box's eight corners. The ends are cut to [0, 1], where the true rate lies (this keeps
-    the coverage); if the box admits a judge no better than chance the interval is all of [0, 1].
-    Floats (SciPy's beta quantiles); the guarantee is the union bound, so the level is conservative.
-
-    >>> lo, hi = rogan_gladen_interval_float(600, 1000, 85, 15, 90, 10)
-    >>> round(lo, 3), round(hi, 3)
-    (0.504, 0.847)
+    >>> data = [[1, 1, None], [2, 2, 2], [1, 2, 1], [None, 3, 3]] * 8
+    >>> lo, hi = krippendorff_alpha_bootstrap_float(data)
+    >>> lo < float(krippendorff_alpha(data)) < hi
+    True
     """
-    rogan_gladen(judged_positive, judged, true_positive, false_negative, true_negative, false_positive)  # checks
-    tp, fn, tn, fp = _calibration(true_positive, false_negative, true_negative, false_positive)
-    level = as_probability(confidence, "confidence", open_low=True, open_high=True)
-    each = 1 - (1 - level) / 3
-    q = clopper_pearson_interval_float(judged_positive, judged, each)
-    se = clopper_pearson_interval_float(tp, tp + fn, each)
-    sp = clopper_pearson_interval_float(tn, tn + fp, each)
-    corners = [(a, b, c) for a in q for b in se for c in sp]
-    if any(b + c <= 1 for _, b, c in corners):
-        return Interval(0.0, 1.0)
-    values = [(a + c - 1) / (b + c - 1) for a, b, c in corners]
-    return Interval(min(1.0, max(0.0, min(values))), min(1.0, max(0.0, max(values))))
+    krippendorff_alpha(ratings, level)  # its checks
+    coincidences, delta = _alpha_terms(_ratings(ratings), level)
+    weights = _redraws(len(coincidences), draws, seed)
+    return _percentile_interval(_alpha_from_weights(coincidences, delta, weights), confidence)
+
+
+def _redraws(items: int, draws: Any, seed: Any) -> np.ndarray:
+    """How often each item appears in each redraw: draws x items multinomial counts."""
+    draws = as_int(draws, "draws", minimum=1, maximum=1_000_000)
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(items, np.full(items, 1 / items), size=draws).astype(float)
+
+
+def _percentile_interval(values: np.ndarray, confidence: Any) -> Interval:
+    level = float(as_probability(confidence, "confidence", open_low=True, open_high=True))
+    kept = values[np.isfinite(values)]
+    if len(kept) == 0:
+        raise ExactStatsError("every redraw left the coefficient undefined: too few items for a bootstrap")
+    lo, hi = np.quantile(kept, [(1 - level) / 2, (1 + level) / 2])
+    return Interval(float(lo), float(hi))
+
+
+def _fleiss_terms(rows: list[list[Any]]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per item: its agreement P_i and its label counts; and the raters per item."""
+    m = len(rows[0])
+    labels = sorted({x for r in rows for x in r}, key=repr)
+    counts = np.array([[Counter(r)[k] for k in labels] for r in rows], dtype=float)
+    agreement = (counts * (counts - 1)).sum(axis=1) / (m * (m - 1))
+    return agreement, counts, m
+
+
+def _fleiss_from_weights(terms: tuple[np.ndarray, np.ndarray, int], weights: np.ndarray) -> np.ndarray:
+    """Fleiss' kappa of each weighting of the items (a row of ``weights`` of ones is the data itself)."""
+    agreement, counts, m = terms
+    n = weights.sum(axis=1)
+    p_bar = weights @ agreement / n
+    shares = (weights @ counts) / (n * m)[:, None]
+    pe = (shares**2).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(pe < 1, (p_bar - pe) / (1 - pe), np.nan)
+
+
+def _alpha_terms(rows: list[list[Any]], level: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per pairable item, its coincidence matrix (flattened); and the distance between every two values."""
+    units = [[x for x in r if x is not None and x == x] for r in rows]
+    units = [u for u in units if len(u) >= 2]
+    values = sorted(
+        {x for u in units for x in u}, key=lambda v: (float(v), repr(v)) if level == "interval" else repr(v)
+    )
+    index = {v: i for i, v in enumerate(values)}
+    k = len(values)
+    coincidences = np.zeros((len(units), k * k))
+    for row, u in enumerate(units):
+        for i, x in enumerate(u):
+            for j, y in enumerate(u):
+                if i != j:
+                    coincidences[row, index[x] * k + index[y]] += 1 / (len(u) - 1)
+    if level == "nominal":
+        delta = 1 - np.eye(k)
+    else:
+        numbers = np.array([float(as_fraction(v, "ratings")) for v in values])
+        delta = (numbers[:, None] - numbers[None, :]) ** 2
+    return coincidences, delta
+
+
+def _alpha_from_weights(coincidences: np.ndarray, delta: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Krippendorff's alpha of each weighting of the pairable items (ones: the data itself)."""
+    k = delta.shape[0]
+    o = (weights @ coincidences).reshape(-1, k, k)
+    n_c = o.sum(axis=2)
+    n = n_c.sum(axis=1)
+    observed = (o * delta).sum(axis=(1, 2)) / n
+    expected = np.einsum("dc,dk,ck->d", n_c, n_c, delta) / (n * (n - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(expected > 0, 1 - observed / expected, np.nan)

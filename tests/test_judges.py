@@ -239,3 +239,51 @@ def test_rogan_gladen_interval_holds_its_coverage_where_the_uncorrected_one_does
         naive += lo <= rate <= hi
     assert covered / runs >= 0.95 - 3 * (0.05 * 0.95 / runs) ** 0.5
     assert naive / runs < 0.5  # the check above could fail: the uncorrected interval misses the true rate
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.sampled_from(["a", "b", "c"]), min_size=3, max_size=3), min_size=2, max_size=12),
+    st.lists(st.lists(st.one_of(st.none(), st.integers(1, 4)), min_size=3, max_size=3), min_size=2, max_size=12),
+)
+def test_bootstrap_machinery_at_the_data_itself_is_the_exact_coefficient(fleiss_rows, alpha_rows):
+    """One redraw that keeps every item once must give the exact value: the weighted sums are the formulas."""
+    from exactstats.judges import _alpha_from_weights, _alpha_terms, _fleiss_from_weights, _fleiss_terms
+
+    ones = lambda k: np.ones((1, k))  # noqa: E731
+    try:
+        exact = es.fleiss_kappa(fleiss_rows)
+    except ValueError:
+        exact = None
+    if exact is not None:
+        terms = _fleiss_terms(fleiss_rows)
+        assert _fleiss_from_weights(terms, ones(len(fleiss_rows)))[0] == pytest.approx(float(exact), abs=1e-12)
+    for level in ("nominal", "interval"):
+        try:
+            exact = es.krippendorff_alpha(alpha_rows, level)
+        except ValueError:
+            continue
+        coincidences, delta = _alpha_terms(alpha_rows, level)
+        value = _alpha_from_weights(coincidences, delta, ones(len(coincidences)))[0]
+        assert value == pytest.approx(float(exact), abs=1e-9)
+
+
+def test_bootstrap_intervals_narrow_with_more_items():
+    rng = np.random.default_rng(2)
+
+    def rows(n):  # three raters who agree with a shared truth 80% of the time
+        truth = rng.integers(0, 2, n)
+        return [[t if rng.random() < 0.8 else 1 - t for _ in range(3)] for t in truth]
+
+    small, large = rows(40), rows(640)
+    for fn in (es.fleiss_kappa_bootstrap_float, es.krippendorff_alpha_bootstrap_float):
+        lo_s, hi_s = fn(small, seed=1)
+        lo_l, hi_l = fn(large, seed=1)
+        assert (hi_l - lo_l) < (hi_s - lo_s) / 2.5  # about 1/sqrt(16) = 1/4 as wide
+    exact = float(es.fleiss_kappa(large))
+    lo, hi = es.fleiss_kappa_bootstrap_float(large, seed=1)
+    assert lo < exact < hi and es.fleiss_kappa_bootstrap_float(large, seed=1) == (lo, hi)  # seeded: reproducible
+    with pytest.raises(ValueError, match="draws"):
+        es.fleiss_kappa_bootstrap_float(large, draws=0)
+    with pytest.raises(ValueError, match="confidence"):
+        es.krippendorff_alpha_bootstrap_float(large, confidence="1")
