@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -308,6 +308,12 @@ def cmd_sequential(args: argparse.Namespace) -> None:
     sequential_main(args)
 
 
+def cmd_judge_correct(args: argparse.Namespace) -> None:
+    from .report.judge_correct_run import main as judge_main
+
+    judge_main(args)
+
+
 def cmd_agreement(args: argparse.Namespace) -> None:
     from .report.agreement_run import main as agreement_main
 
@@ -484,7 +490,7 @@ def _add_data_commands(sub: Any) -> None:
 
 
 def _add_file_commands(sub: Any) -> None:
-    """report, sequential, agreement: each reads a file; their options live beside their runners."""
+    """report, sequential, agreement, judge-correct: each reads files; their options live beside their runners."""
     p = sub.add_parser(
         "report",
         help="leaderboard, paired tests, stability and panel analysis of eval results",
@@ -518,6 +524,20 @@ def _add_file_commands(sub: Any) -> None:
     from .report.agreement_run import add_arguments as add_agreement_arguments
 
     add_agreement_arguments(p)
+
+    p = sub.add_parser(
+        "judge-correct",
+        help="the rate people would give, from an LLM judge's labels and a few human ones (Rogan-Gladen, PPI)",
+        description="Correct a judge's pass rate with people's labels of a random subset of the items: CSVs with "
+        "columns item, label.",
+        epilog="examples:\n  exactstats judge-correct --human people.csv --judge gpt4.csv\n"
+        "  exactstats judge-correct --human people.csv --judge judge.csv --positive safe --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=cmd_judge_correct)
+    from .report.judge_correct_run import add_arguments as add_judge_arguments
+
+    add_judge_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,5 +1,6 @@
 """A judge's bias corrected: prediction-powered inference against ppi_py, and coverage by simulation."""
 
+import json
 import sys
 import types
 from fractions import Fraction
@@ -114,3 +115,55 @@ def test_the_planner_reaches_its_width():
 def test_bad_input_is_named(call):
     with pytest.raises(ValueError):
         call()
+
+
+def write(path, rows):
+    path.write_text("item,label\n" + "".join(f"{i},{label}\n" for i, label in rows))
+    return str(path)
+
+
+def test_judge_correct_cli_reports_every_estimate(tmp_path, capsys):
+    from exactstats.cli import main
+
+    rng = np.random.default_rng(5)
+    y, f, u, _ = labels(rng, 120, 1500)
+    judge = write(tmp_path / "j.csv", [(f"q{i}", "yes" if v else "no") for i, v in enumerate(list(f) + list(u))])
+    human = write(tmp_path / "h.csv", [(f"q{i}", "yes" if v else "no") for i, v in enumerate(y)])
+    assert main(["judge-correct", "--human", human, "--judge", judge, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["human_labelled"] == 120 and out["judge_only"] == 1500 and out["positive"] == "yes"
+    by = {(e["method"], e["guarantee"].split(":")[0]): e for e in out["estimates"]}
+    ppi = by[("prediction-powered", "union bound")]
+    assert Fraction(ppi["estimate_exact"]) == es.ppi_mean(y, f, u)
+    assert ppi["interval"] == pytest.approx(list(es.ppi_mean_interval_float(y, f, u)))
+    normal = by[("prediction-powered", "normal approximation (as ppi_py)")]
+    assert normal["interval"] == pytest.approx(list(es.ppi_mean_interval_normal_float(y, f, u)))
+    tp, fn = int(((y == 1) & (f == 1)).sum()), int(((y == 1) & (f == 0)).sum())
+    tn, fp = int(((y == 0) & (f == 0)).sum()), int(((y == 0) & (f == 1)).sum())
+    rg = by[("Rogan-Gladen", "union bound over Clopper-Pearson boxes")]
+    assert Fraction(rg["estimate_exact"]) == es.rogan_gladen(int(u.sum()), len(u), tp, fn, tn, fp)
+    assert out["kappa"] == pytest.approx(float(es.cohen_kappa(list(y), list(f))))
+    assert main(["judge-correct", "--human", human, "--judge", judge]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# Judge correction: 1620 items, 120 labelled by people too") and "| Rogan-Gladen |" in text
+
+
+@pytest.mark.parametrize(
+    "human, judge, extra, message",
+    [
+        ([("a", "1"), ("z", "0")], [("a", "1"), ("b", "0")], [], "have no judge label"),
+        ([("a", "1"), ("a", "0")], [("a", "1"), ("b", "0")], [], "again (first on line 2)"),
+        ([("a", "1")], [("a", "1"), ("b", "0"), ("c", "maybe")], [], "two values"),
+        ([("a", "good")], [("a", "good"), ("b", "bad")], [], "--positive"),
+        ([("a", "good")], [("a", "good"), ("b", "bad")], ["--positive", "fine"], "not one of the labels"),
+        ([("a", "1"), ("b", "0")], [("a", "1"), ("b", "0")], [], "nothing to correct"),
+        ([("a", "1")], [("a", "1"), ("b", "0")], ["--confidence", "2"], "confidence"),
+    ],
+)
+def test_judge_correct_refusals_are_one_line(tmp_path, capsys, human, judge, extra, message):
+    from exactstats.cli import main
+
+    h, j = write(tmp_path / "h.csv", human), write(tmp_path / "j.csv", judge)
+    assert main(["judge-correct", "--human", h, "--judge", j, *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
