@@ -255,6 +255,7 @@ Function                                      What it computes
 :func:`load_arena_pair_counts`                Chatbot Arena (2024-08-14) as counts per pair: 129 models, ...
 :func:`load_llmfao`                           LLMFAO judgments as battles with a rater: columns pair, ...
 :func:`llmfao_battles`                        The judgments as (model_a, model_b, winner) battles, for ...
+:func:`llmfao_verdicts`                       One row per pair: the crowd's majority verdict and each judge's
 ============================================  ==============================================================
 
 The shipped datasets load with :func:`load_panel` (MMLU-Redux correctness) and
@@ -545,7 +546,7 @@ from .voting import (
 __version__ = "0.1.0"
 
 _DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel", "PASSK_CONDITIONS", "PasskSamples", "load_passk_samples")
-_PUBLISHED = ("load_mmlu_pro", "load_arena_pair_counts", "load_llmfao", "llmfao_battles")  # read in place
+_PUBLISHED = ("load_mmlu_pro", "load_arena_pair_counts", "load_llmfao", "llmfao_battles", "llmfao_verdicts")  # read in place
 
 __all__ = [
     "ExactStatsError",

@@ -385,4 +385,31 @@ REGISTRY = {
         },
     ),
     "8.3": ("ex-seq-3", "choice", {"hash": "bb20ee2b4f7cac50ad5e4d00e0714981"}),
+    "9.1": (
+        "ex-judges-1",
+        "exact",
+        {
+            "hash": "88d01893cc1a23ca8d0d7bc246fb793f",
+            "close": {
+                "3": "e91dca68de6a30754516422a50df148e",
+                "4": "e00a552445cc9614e957fa5eb14cdfd9",
+                "5": "2f3b52c7347d5ff5b4d3ce38ae8cf37a",
+                "6": "60879ccf6f36b4a86bd67c0f9636796d",
+            },
+        },
+    ),
+    "9.2": (
+        "ex-judges-2",
+        "exact",
+        {
+            "hash": "d200f5ed4c5592bdd1a94c6be25a16ba",
+            "close": {
+                "3": "4d9931425b6082cb2e4f97438a0ae8b2",
+                "4": "47cb47366de3a8504369249c5a561f5d",
+                "5": "d73855ff5688906e34eece753a5efdf8",
+                "6": "2d2a40b3982bdcda057dcca6187e6a6f",
+            },
+        },
+    ),
+    "9.3": ("ex-judges-3", "prose", {}),
 }

@@ -90,6 +90,14 @@ def answers() -> dict[str, tuple]:
         "ex-data-5": ("chosen", "choice"),
         "ex-claims-1": (claims_one_decimal(), "list"),
         "ex-claims-2": ("b", "choice"),
+        "ex-judges-1": (
+            es.cohen_kappa(["pass"] * 6 + ["fail"] * 2 + ["pass"] * 2, ["pass"] * 6 + ["fail"] * 2 + ["fail"] * 2),
+            "exact",
+        ),
+        "ex-judges-2": (
+            es.ppi_mean([1] * 30 + [0] * 20, [1] * 26 + [0] * 4 + [1] * 6 + [0] * 14, [1] * 600 + [0] * 400),
+            "exact",
+        ),
     }
 
 

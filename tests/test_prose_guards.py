@@ -83,3 +83,25 @@ def test_samples_plan_sentence_follows_the_planner():
 def test_soft_caveat_names_near_uniform_probabilities_only_when_they_are():
     assert "nearly uniform" in prose.soft_caveat("m", 0.26, 0.25)
     assert "nearly uniform" not in prose.soft_caveat("m", 0.6, 0.25)
+
+
+def test_judges_sentences_follow_their_numbers():
+    assert "no clear preference" in prose.position_preference("the crowd", 52, 48, 0.76)
+    assert "favours the first" in prose.position_preference("a judge", 70, 30, 0.0001)
+    assert "favours the second" in prose.position_preference("a judge", 30, 70, 0.0001)
+    assert prose.covers(0.2, 0.4, 0.3) == "contains" and prose.covers(0.2, 0.4, 0.41) == "misses"
+    assert prose.how_often(0.7, 0.6) == "more often" and prose.how_often(0.6, 0.7) == "less often"
+    assert prose.how_often(0.6, 0.602) == "about as often"
+    assert "the same leader" in prose.same_or_other("x", "x") and "instead of x" in prose.same_or_other("x", "y")
+    assert "rarely call one" in prose.tie_gap(0.4, {"a": 0.05, "b": 0.1})
+    assert prose.tie_gap(0.4, {"a": 0.05, "b": 0.3}).startswith("Part of the gap is ties: a rarely")
+    assert "do not explain" in prose.tie_gap(0.4, {"a": 0.35, "b": 0.3})
+    assert "not two" in prose.panel_worth(1.37) and "more than two" in prose.panel_worth(2.4)
+    assert "nearly independent" in prose.panel_worth(2.0)
+    assert "costs labels" in prose.ppi_worth(3841, 905) and "stand in" in prose.ppi_worth(300, 905)
+    assert prose.narrower((0.2, 0.3), (0.1, 0.4)) == "narrower" and prose.narrower((0.1, 0.4), (0.2, 0.3)) == "wider"
+    assert prose.above_chance({"a": (0.2, 1 / 20_001), "b": (0.1, 1 / 20_001)}, 20_000).startswith("Both are above")
+    mixed = prose.above_chance({"a": (0.2, 1 / 20_001), "b": (-0.1, 0.9)}, 20_000)
+    assert "a is above chance" in mixed and "b is no better than chance" in mixed
+    assert prose.order_kept({"a": 0.5, "b": 0.6}).startswith("the judges keep")
+    assert prose.order_kept({"a": 0.5, "b": -0.6}) == "b does not keep the crowd's order, while a keeps its outline"

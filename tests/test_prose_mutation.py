@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binomtest, kendalltau
 from statsmodels.stats.multitest import multipletests
 
 from tests.conftest import ROOT
@@ -267,6 +267,38 @@ def truths_passk(g: dict, data: Path, real: Path) -> None:
     assert g["pair_direction"] == ("above" if rate[LARGE].mean() > rate[SMALL].mean() else "below")
 
 
+def _llmfao(real: Path, judge: str) -> pd.DataFrame:
+    name = {
+        "crowd": "crowd-comparisons.csv",
+        "gpt4": "gpt4-crowd-comparisons.csv",
+        "gpt3": "gpt3-crowd-comparisons.csv",
+    }
+    return pd.read_csv(real / "llmfao" / name[judge], dtype=str, keep_default_na=False)
+
+
+def swap_judge_sides(data: Path, real: Path) -> None:
+    """LLMFAO: GPT-3.5's verdicts read with left and right exchanged (its preference for a position reverses)."""
+    df = _llmfao(real, "gpt3")
+    df["winner"] = df["winner"].map({"left": "right", "right": "left", "tie": "tie"})
+    df.to_csv(real / "llmfao" / "gpt3-crowd-comparisons.csv", index=False)
+
+
+def judge_copies_crowd(data: Path, real: Path) -> None:
+    """LLMFAO: GPT-4 gives the crowd's majority verdict on four pairs in five (it becomes a much better judge)."""
+    crowd, df = _llmfao(real, "crowd"), _llmfao(real, "gpt4")
+    majority = crowd.groupby("id")["winner"].agg(
+        lambda v: (
+            v.value_counts().index[0]
+            if len(v.value_counts()) == 1 or v.value_counts().iloc[0] > v.value_counts().iloc[1]
+            else None
+        )
+    )
+    pick = np.random.default_rng(7).random(len(df)) < 0.8
+    verdict = df["id"].map(majority)
+    df.loc[pick & verdict.notna().to_numpy(), "winner"] = verdict[pick & verdict.notna().to_numpy()]
+    df.to_csv(real / "llmfao" / "gpt4-crowd-comparisons.csv", index=False)
+
+
 def _bt_order(wins: np.ndarray, models: list[str]) -> list[str]:
     """Bradley-Terry strengths by Hunter's minorise-maximise iteration (numpy only), strongest first."""
     p = np.ones(len(models))
@@ -334,6 +366,97 @@ def truths_sequential(g: dict, data: Path, real: Path) -> None:
     assert g["stop_compare"].startswith("peeking stopped") and g["tied_mix"] < g["tied_naive"]
 
 
+def truths_judges(g: dict, data: Path, real: Path) -> None:
+    from scipy.stats import beta, norm
+
+    crowd = _llmfao(real, "crowd")
+    counts = crowd.groupby(["id", "winner"]).size().unstack(fill_value=0)
+    top = counts.max(axis=1)
+    majority = counts.idxmax(axis=1).where((counts == top.to_numpy()[:, None]).sum(axis=1) == 1)
+    names = {"gpt4": "GPT-4", "gpt3": "GPT-3.5"}
+    said = {k: _llmfao(real, k).set_index("id")["winner"] for k in names}
+    decided = majority.dropna()
+    ids = pd.Index([i for i in crowd["id"].unique() if i in decided.index])  # the pairs in the order the crowd met them
+    people = majority.loc[ids]
+    agree = {k: float((said[k].loc[ids] == people).mean()) for k in names}
+    better = max(names, key=lambda k: agree[k])
+    assert g["better"] == names[better] and g["agree_better"] == f"{agree[better]:.1%}"
+    for k in names:  # "above chance" needs a positive kappa (computed here from the label shares)
+        a, b = people.to_numpy(), said[k].loc[ids].to_numpy()
+        chance = sum(np.mean(a == x) * np.mean(b == x) for x in set(a) | set(b))
+        kappa = (np.mean(a == b) - chance) / (1 - chance)
+        assert kappa > 0 or not g["chance"].startswith("Both are above chance"), (k, kappa)
+    ties = {k: float((said[k].loc[ids] == "tie").mean()) for k in names}
+    crowd_ties = float((people == "tie").mean())
+    assert g["tie_gap"].startswith("Much of the gap") == all(t < crowd_ties / 2 for t in ties.values())
+    for key, verdicts in [("crowd", people), *((k, said[k].loc[ids]) for k in names)]:
+        first, second = int((verdicts == "left").sum()), int((verdicts == "right").sum())
+        p = binomtest(first, first + second, 0.5).pvalue
+        words = g[f"pos_{key}"]
+        if p > 0.05:
+            assert "no clear preference" in words, words
+        else:
+            assert f"favours the {'first' if first > second else 'second'} answer" in words, words
+    rate = {k: float((said[k].loc[ids] == "left").mean()) for k in names}
+    truth = float((people == "left").mean())
+    judge = max(names, key=lambda k: abs(rate[k] - truth))
+    assert g["judge_name"] == names[judge] and g["truth"] == f"{truth:.1%}" and g["raw"] == f"{rate[judge]:.1%}"
+    y, f = (people == "left").to_numpy(int), (said[judge].loc[ids] == "left").to_numpy(int)
+    lab = np.zeros(len(y), bool)
+    lab[np.random.default_rng(0).choice(len(y), size=150, replace=False)] = True
+    n, big_n = lab.sum(), (~lab).sum()
+    d = y[lab] - f[lab]
+    estimate = f[~lab].mean() + d.mean()
+    half = norm.ppf(0.975) * np.sqrt(f[~lab].var() / big_n + d.var() / n)
+    assert g["n_covers"] == ("contains" if estimate - half <= truth <= estimate + half else "misses")
+
+    def cp(k: int, m: int, level: float) -> tuple[float, float]:
+        a = 1 - level
+        return (beta.ppf(a / 2, k, m - k + 1) if k else 0.0, beta.ppf(1 - a / 2, k + 1, m - k) if k < m else 1.0)
+
+    q, p10, p01 = (
+        cp(int(f[~lab].sum()), big_n, 1 - 0.05 / 3),
+        cp(int((d == 1).sum()), n, 1 - 0.05 / 3),
+        cp(int((d == -1).sum()), n, 1 - 0.05 / 3),
+    )
+    lo, hi = max(0.0, q[0] + p10[0] - p01[1]), min(1.0, q[1] + p10[1] - p01[0])
+    assert g["g_covers"] == ("contains" if lo <= truth <= hi else "misses") and g["g_lo"] == f"{lo:.3f}"
+    errors = np.array([(said[k].loc[ids] != people).to_numpy(int) for k in names])
+    phi = float(np.corrcoef(errors)[0, 1])
+    assert g["phi"] == f"{phi:.2f}" and ("not two" in g["worth"]) == (2 / (1 + phi) < 1.995)
+    both = said["gpt4"].loc[ids] == said["gpt3"].loc[ids]
+    acc_both = float((said["gpt4"].loc[ids][both] == people[both]).mean())
+    assert g["agree_vs_single"] == (
+        "more often"
+        if acc_both > agree[better] + 0.005
+        else "less often"
+        if acc_both < agree[better] - 0.005
+        else "about as often"
+    )
+    leaders, orders = {}, {}
+    for k, df in [("crowd", crowd), ("gpt4", _llmfao(real, "gpt4")), ("gpt3", _llmfao(real, "gpt3"))]:
+        models = sorted(set(df["left"]) | set(df["right"]))
+        at = {m: i for i, m in enumerate(models)}
+        wins = np.zeros((len(models), len(models)))
+        for a, b, w in zip(df["left"], df["right"], df["winner"]):
+            i, j = at[a], at[b]
+            if w == "tie":
+                wins[i, j] += 0.5
+                wins[j, i] += 0.5
+            else:
+                wins[(i, j) if w == "left" else (j, i)] += 1
+        order = _bt_order(wins, models)
+        leaders[k], orders[k] = order[0], {m: r for r, m in enumerate(order)}
+    assert g["lead_crowd"] == leaders["crowd"]
+    for k in names:
+        assert g[f"lead_{k}"].startswith("the same leader") == (leaders[k] == leaders["crowd"]), (k, g[f"lead_{k}"])
+        common = sorted(orders["crowd"])
+        tau = kendalltau([orders["crowd"][m] for m in common], [orders[k][m] for m in common]).statistic
+        assert (f"{names[k]} does not keep" in g["kept"] or "do not keep" in g["kept"]) == (tau < 0.3) or (
+            g["kept"].startswith("the judges keep") and tau >= 0.3
+        ), (k, tau, g["kept"])
+
+
 CASES = [
     ("difference", flip_leader, truths_difference),
     ("difference", tie_weakest, truths_difference),
@@ -350,8 +473,10 @@ CASES = [
     ("data", flip_leader, truths_data),
     ("sequential", tie_weakest, truths_sequential),
     ("sequential", weaken_pro_leader, truths_sequential),
+    ("judges", swap_judge_sides, truths_judges),
+    ("judges", judge_copies_crowd, truths_judges),
 ]
-DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data", "sequential"}
+DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data", "sequential", "judges"}
 # the perturbations whose data falsify a sentence the chapter cannot reword, with the words of the guard that must
 # stop them (the weakest pair becomes separated; the MMLU-Pro top pair is no longer separated). Every other case
 # must run to the end, so that its sentences are checked: a chapter that stopped on all of them would test nothing.
@@ -422,6 +547,7 @@ def test_the_truths_hold_on_the_shipped_data():
                 ("arena", truths_arena),
                 ("data", truths_data),
                 ("sequential", truths_sequential),
+                ("judges", truths_judges),
             ]:
                 outcome = runs[chapter].result()
                 assert "glued" in outcome, outcome

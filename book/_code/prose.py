@@ -483,3 +483,97 @@ def soft_caveat(model: str, soft: float, chance: float) -> str:
             f"({chance:.2f}): its probabilities are nearly uniform, so they barely vary, and say little."
         )
     return f"The narrowest bars belong to {model} (soft accuracy {soft:.3f})."
+
+
+def position_preference(rater: str, first: int, second: int, p: float, alpha: float = 0.05) -> str:
+    """Which answer a rater prefers, read from its first-versus-second counts and their exact sign test."""
+    share = first / (first + second)
+    if p > alpha:
+        return f"{rater} shows no clear preference ({share:.0%} for the first answer, sign test p = {p:.2g})"
+    side = "first" if first > second else "second"
+    return f"{rater} favours the {side} answer ({share:.0%} for the first, sign test p = {p:.2g})"
+
+
+def covers(lower: float, upper: float, value: float) -> str:
+    """Whether an interval contains a value: the verb for the sentence."""
+    return "contains" if lower <= value <= upper else "misses"
+
+
+def how_often(a: float, b: float, near: float = 0.005) -> str:
+    """"more often", "less often" or "about as often": a compared with b."""
+    if abs(a - b) <= near:
+        return "about as often"
+    return "more often" if a > b else "less often"
+
+
+def same_or_other(first: str, second: str) -> str:
+    """Whether two leaderboards agree on their leader."""
+    return f"the same leader, {first}" if first == second else f"another leader: {second} instead of {first}"
+
+
+def ppi_worth(with_judge: int, people_only: int) -> str:
+    """Whether a judge saves human labels under PPI, from the two planned label counts."""
+    if with_judge < people_only:
+        return (
+            f"With this judge PPI needs {with_judge:,} labels for that width, people alone {people_only:,}: "
+            "the judge's verdicts stand in for the rest."
+        )
+    return (
+        f"With this judge PPI needs {with_judge:,} labels for that width, people alone only {people_only:,}. "
+        "PPI's variance is that of people minus judge, and a judge that disagrees with people this often makes "
+        "that difference vary more than people's own labels do: here the judge costs labels instead of saving "
+        "them. (The power-tuned PPI++ of ppi_py weights the judge by how much it helps, down to not at all.)"
+    )
+
+
+def narrower(first: tuple[float, float], second: tuple[float, float]) -> str:
+    """"narrower" or "wider": the first interval against the second."""
+    return "narrower" if first[1] - first[0] < second[1] - second[0] else "wider"
+
+
+def tie_gap(crowd: float, judges: dict[str, float]) -> str:
+    """What the tie shares say about the judges' disagreement with people."""
+    rare = [name for name, share in judges.items() if share < crowd / 2]
+    if len(rare) == len(judges):
+        return (
+            "Much of the gap is ties: the judges rarely call one. A judge that is forced, or inclined, to pick a "
+            "winner cannot agree with people who see no difference."
+        )
+    if rare:
+        return f"Part of the gap is ties: {names(rare)} rarely calls one, where people often see no difference."
+    return "Ties do not explain the gap: the judges call ties about as often as people do."
+
+
+def panel_worth(votes: float) -> str:
+    """What a panel of two judges is worth, from its effective votes."""
+    if votes < 1.995:
+        return f"so the pair is worth {votes:.2f} independent votes, not two"
+    if votes <= 2.005:
+        return f"so the pair is worth {votes:.2f} votes: their errors are nearly independent"
+    return f"so the pair is worth {votes:.2f} votes, more than two: their errors fall on different pairs"
+
+
+def above_chance(judges: dict[str, tuple[float, float]], draws: int) -> str:
+    """Whether each judge's agreement with people is beyond chance, from its kappa and Monte Carlo p-value."""
+    floor = 1 / (draws + 1)
+    if all(kappa > 0 and p <= floor for kappa, p in judges.values()):
+        return (
+            f"Both are above chance: not one of {draws:,} random rearrangements of a judge's verdicts matched "
+            f"the crowd as well, so each p-value is at most {floor:.1e} (a Monte Carlo p-value counts the "
+            "observed table as one of the draws, and is never zero)."
+        )
+    parts = [
+        f"{name} {'is above chance' if kappa > 0 and p <= 0.05 else 'is no better than chance'} (p = {p:.2g})"
+        for name, (kappa, p) in judges.items()
+    ]
+    return f"Against {draws:,} random rearrangements of each judge's verdicts, {names(parts)}."
+
+
+def order_kept(taus: dict[str, float], broad: float = 0.3) -> str:
+    """Whether each judge's leaderboard keeps the crowd's order, from Kendall's tau against the crowd's."""
+    kept = [name for name, tau in taus.items() if tau >= broad]
+    if len(kept) == len(taus):
+        return "the judges keep the broad order and move many models within it"
+    lost = [name for name in taus if name not in kept]
+    verb = "does" if len(lost) == 1 else "do"
+    return f"{names(lost)} {verb} not keep the crowd's order" + (f", while {names(kept)} keeps its outline" if kept else "")

@@ -49,6 +49,7 @@ __all__ = [
     "load_arena_pair_counts",
     "load_llmfao",
     "llmfao_battles",
+    "llmfao_verdicts",
     "is_mmlu_pro_table",
     "is_pair_counts_table",
 ]
@@ -252,3 +253,31 @@ def llmfao_battles(judgments: pd.DataFrame) -> list[tuple[str, str, str]]:
     [('A', 'B', 'tie')]
     """
     return list(judgments[["model_a", "model_b", "winner"]].itertuples(index=False, name=None))
+
+
+def llmfao_verdicts(crowd: pd.DataFrame, judges: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per pair: the crowd's majority verdict (``None`` where the crowd's votes tie), how many crowd
+    judgments it rests on, and each judge's verdict (model_a = the answer shown first, model_b, tie).
+
+    >>> crowd = pd.DataFrame({"pair": ["0", "0", "0", "1", "1"], "winner": ["model_a", "tie", "model_a", "tie", "model_b"]})
+    >>> judge = pd.DataFrame({"pair": ["0", "1"], "winner": ["model_b", "tie"]})
+    >>> llmfao_verdicts(crowd, {"gpt4": judge}).to_dict("records")
+    [{'pair': '0', 'crowd': 'model_a', 'workers': 3, 'gpt4': 'model_b'}, {'pair': '1', 'crowd': None, 'workers': 2, 'gpt4': 'tie'}]
+    """
+
+    def majority(votes: pd.Series) -> str | None:
+        counts = votes.value_counts()
+        return None if len(counts) > 1 and counts.iloc[0] == counts.iloc[1] else str(counts.index[0])
+
+    grouped = crowd.groupby("pair", sort=False)["winner"]
+    out = pd.DataFrame({"crowd": grouped.agg(majority), "workers": grouped.size()})
+    for name, judged in judges.items():
+        verdict = judged.set_index("pair")["winner"]
+        if verdict.index.duplicated().any():
+            raise ExactStatsError(f"judge {name!r} gives pair {verdict.index[verdict.index.duplicated()][0]!r} twice")
+        missing = out.index.difference(verdict.index)
+        if len(missing):
+            raise ExactStatsError(f"judge {name!r} has no verdict on pair {missing[0]!r} ({len(missing)} pairs)")
+        out[name] = verdict.loc[out.index].to_numpy()
+    out["crowd"] = out["crowd"].astype(object).where(out["crowd"].notna(), None)
+    return out.rename_axis("pair").reset_index()
