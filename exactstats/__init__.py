@@ -546,7 +546,13 @@ from .voting import (
 __version__ = "0.1.0"
 
 _DATASET = ("CONDITIONS", "Panel", "data_dir", "load_panel", "PASSK_CONDITIONS", "PasskSamples", "load_passk_samples")
-_PUBLISHED = ("load_mmlu_pro", "load_arena_pair_counts", "load_llmfao", "llmfao_battles", "llmfao_verdicts")  # read in place
+_PUBLISHED = (
+    "load_mmlu_pro",
+    "load_arena_pair_counts",
+    "load_llmfao",
+    "llmfao_battles",
+    "llmfao_verdicts",
+)  # read in place
 
 __all__ = [
     "ExactStatsError",

@@ -500,7 +500,7 @@ def covers(lower: float, upper: float, value: float) -> str:
 
 
 def how_often(a: float, b: float, near: float = 0.005) -> str:
-    """"more often", "less often" or "about as often": a compared with b."""
+    """ "more often", "less often" or "about as often": a compared with b."""
     if abs(a - b) <= near:
         return "about as often"
     return "more often" if a > b else "less often"
@@ -527,7 +527,7 @@ def ppi_worth(with_judge: int, people_only: int) -> str:
 
 
 def narrower(first: tuple[float, float], second: tuple[float, float]) -> str:
-    """"narrower" or "wider": the first interval against the second."""
+    """ "narrower" or "wider": the first interval against the second."""
     return "narrower" if first[1] - first[0] < second[1] - second[0] else "wider"
 
 
@@ -576,4 +576,6 @@ def order_kept(taus: dict[str, float], broad: float = 0.3) -> str:
         return "the judges keep the broad order and move many models within it"
     lost = [name for name in taus if name not in kept]
     verb = "does" if len(lost) == 1 else "do"
-    return f"{names(lost)} {verb} not keep the crowd's order" + (f", while {names(kept)} keeps its outline" if kept else "")
+    return f"{names(lost)} {verb} not keep the crowd's order" + (
+        f", while {names(kept)} keeps its outline" if kept else ""
+    )

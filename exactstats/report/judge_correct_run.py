@@ -168,7 +168,9 @@ def _people_only(y: list[int], level: Fraction) -> Estimate:
     return Estimate("people's labels alone", float(rate), _short(rate), [lo, hi], "Clopper-Pearson: at least the level")
 
 
-def _rogan_gladen(positives: int, judged: int, calibration: tuple[int, int, int, int], level: Fraction) -> list[Estimate]:
+def _rogan_gladen(
+    positives: int, judged: int, calibration: tuple[int, int, int, int], level: Fraction
+) -> list[Estimate]:
     tp, fn, tn, fp = calibration
     try:
         rate = rogan_gladen(positives, judged, tp, fn, tn, fp)
