@@ -304,8 +304,8 @@ def fleiss_kappa_bootstrap_float(ratings: Any, draws: int = 2000, seed: Any = 0,
     """
     fleiss_kappa(ratings)  # its checks
     terms = _fleiss_terms(_ratings(ratings))
-    weights = _redraws(len(terms[0]), draws, seed)
-    return _percentile_interval(_fleiss_from_weights(terms, weights), confidence)
+    values = _redrawn(len(terms[0]), draws, seed, lambda weights: _fleiss_from_weights(terms, weights))
+    return _percentile_interval(values, confidence)
 
 
 def krippendorff_alpha_bootstrap_float(
@@ -321,15 +321,25 @@ def krippendorff_alpha_bootstrap_float(
     """
     krippendorff_alpha(ratings, level)  # its checks
     coincidences, delta = _alpha_terms(_ratings(ratings), level)
-    weights = _redraws(len(coincidences), draws, seed)
-    return _percentile_interval(_alpha_from_weights(coincidences, delta, weights), confidence)
+    values = _redrawn(len(coincidences), draws, seed, lambda weights: _alpha_from_weights(coincidences, delta, weights))
+    return _percentile_interval(values, confidence)
 
 
-def _redraws(items: int, draws: Any, seed: Any) -> np.ndarray:
-    """How often each item appears in each redraw: draws x items multinomial counts."""
+BOOTSTRAP_CELLS = 4_000_000  # redraws x items held at once (32 MB of weights); more redraws run in blocks
+
+
+def _redrawn(items: int, draws: Any, seed: Any, coefficient: Any) -> np.ndarray:
+    """The coefficient on ``draws`` redraws of the items, in blocks that keep memory bounded.
+
+    Each redraw is how often each item appears: multinomial counts, ``items`` in all."""
     draws = as_int(draws, "draws", minimum=1, maximum=1_000_000)
     rng = np.random.default_rng(seed)
-    return rng.multinomial(items, np.full(items, 1 / items), size=draws).astype(float)
+    block = max(1, BOOTSTRAP_CELLS // items)
+    out = [
+        coefficient(rng.multinomial(items, np.full(items, 1 / items), size=min(block, draws - start)).astype(float))
+        for start in range(0, draws, block)
+    ]
+    return np.concatenate(out)
 
 
 def _percentile_interval(values: np.ndarray, confidence: Any) -> Interval:

@@ -182,6 +182,10 @@ def test_agreement_command_reports_the_library_values(tmp_path, capsys):
     matrix = [[by_item[i].get(r) for r in ("ann", "bob", "gpt4")] for i in by_item]
     assert s["krippendorff_alpha_nominal"] == str(es.krippendorff_alpha(matrix))
     assert s["fleiss_kappa"] is None  # two items have two ratings, the others three
+    lo, hi = s["krippendorff_alpha_nominal_bootstrap95"]  # over items, seeded
+    assert [lo, hi] == list(es.krippendorff_alpha_bootstrap_float(matrix, draws=1000)) and lo <= hi
+    assert main(["agreement", path, "--json", "--bootstrap", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["krippendorff_alpha_nominal_bootstrap95"] is None
     assert main(["agreement", path]) == 0
     assert "Agreement: 3 raters, 8 items" in capsys.readouterr().out
 
