@@ -105,3 +105,6 @@ def test_judges_sentences_follow_their_numbers():
     assert "a is above chance" in mixed and "b is no better than chance" in mixed
     assert prose.order_kept({"a": 0.5, "b": 0.6}).startswith("the judges keep")
     assert prose.order_kept({"a": 0.5, "b": -0.6}) == "b does not keep the crowd's order, while a keeps its outline"
+    assert "same story" in prose.kappa_paradox(0.22, 0.18) and "paradox shows" in prose.kappa_paradox(-0.1, 0.7)
+    assert "only 7 on a's and 5 on b's" in prose.inside_rank_intervals({"a": 7, "b": 5}, 59)
+    assert "beyond that uncertainty" in prose.inside_rank_intervals({"a": 40, "b": 5}, 59)

@@ -579,3 +579,27 @@ def order_kept(taus: dict[str, float], broad: float = 0.3) -> str:
     return f"{names(lost)} {verb} not keep the crowd's order" + (
         f", while {names(kept)} keeps its outline" if kept else ""
     )
+
+
+def kappa_paradox(kappa: float, ac1: float) -> str:
+    """Whether kappa's paradox (high agreement, low kappa; AC1 high) shows for a judge."""
+    if ac1 > kappa + 0.1:
+        return (
+            f"kappa's paradox shows: AC1 ({ac1:.3f}) is well above kappa ({kappa:.3f}), because one verdict "
+            "dominates and kappa's chance term grows with it."
+        )
+    return (
+        f"AC1 ({ac1:.3f}) tells the same story as kappa ({kappa:.3f}): no verdict dominates enough for kappa's "
+        "paradox (high agreement, low kappa) to show."
+    )
+
+
+def inside_rank_intervals(outside: dict[str, int], total: int) -> str:
+    """How many models a judge's leaderboard puts outside the crowd's rank intervals."""
+    parts = [f"{n} on {name}'s" for name, n in outside.items()]
+    if all(n < total / 2 for n in outside.values()):
+        return (
+            f"Most of the judges' reordering stays inside that uncertainty: of the {total} models, only "
+            f"{names(parts)} leaderboard land outside the crowd's rank interval."
+        )
+    return f"The judges move many models beyond that uncertainty: of the {total} models, {names(parts)} leaderboard land outside the crowd's rank interval."
