@@ -13,7 +13,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +23,7 @@ from .._validate import ExactStatsError, as_beta_prior, as_fraction, as_int, as_
 from ..cli import json_value
 from ..sequential import MAX_EXACT_QUESTIONS, MixtureMonitor, SequentialResult, sequential_test
 from .importers import ModelRows, assemble, read_models
+from .render import Block, markdown_from_blocks
 
 __all__ = ["Pair", "read_pair", "shuffled", "add_arguments", "main", "watch"]
 
@@ -104,29 +105,60 @@ def shuffled(pair: Pair, seed: int) -> Pair:
 # --- output ---------------------------------------------------------------------------------------
 
 
-def _summary(pair: Pair, r: SequentialResult, horizon_alarm: tuple[str, float] | None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "first": pair.first,
-        "second": pair.second,
-        "questions_read": r.questions,
-        "questions_available": len(pair.ids),
-        "stopped": r.stopped_at is not None,
-        "stopped_after_question": r.stopped_at,
-        "question_id": pair.ids[r.stopped_at - 1] if r.stopped_at else None,
-        "winner": {"first": pair.first, "second": pair.second}.get(r.winner or ""),
-        "first_only_right": r.b,
-        "second_only_right": r.c,
-        "e_value": float(r.e_value),
-        "threshold": float(1 / r.alpha),
-        "anytime_p_value": json_value(r.p_value, full=False),
-        "alpha": str(r.alpha),
-        "prior": f"Beta({r.prior}, {r.prior})",
-        "guarantee": f"for two equally good models the rule ever declares a winner with chance at most {r.alpha}",
-        "notes": pair.notes,
-    }
-    if horizon_alarm is not None:
-        out["false_alarm_within_read"] = {"method": horizon_alarm[0], "value": horizon_alarm[1]}
-    return out
+@dataclass
+class SequentialReport:
+    """Everything ``exactstats sequential`` says at the end of a run, typed; :meth:`to_json` is its JSON and
+    :func:`sequential_blocks` its text."""
+
+    first: str
+    second: str
+    questions_read: int
+    questions_available: int
+    stopped: bool
+    stopped_after_question: int | None
+    question_id: str | None
+    winner: str | None
+    first_only_right: int
+    second_only_right: int
+    e_value: float
+    threshold: float
+    anytime_p_value: Any
+    alpha: str
+    prior: str
+    guarantee: str
+    notes: list[str]
+    false_alarm_within_read: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if self.false_alarm_within_read is None:
+            out.pop("false_alarm_within_read")
+        return out
+
+
+def _summary(pair: Pair, r: SequentialResult, horizon_alarm: tuple[str, float] | None) -> SequentialReport:
+    return SequentialReport(
+        first=pair.first,
+        second=pair.second,
+        questions_read=r.questions,
+        questions_available=len(pair.ids),
+        stopped=r.stopped_at is not None,
+        stopped_after_question=r.stopped_at,
+        question_id=pair.ids[r.stopped_at - 1] if r.stopped_at else None,
+        winner={"first": pair.first, "second": pair.second}.get(r.winner or ""),
+        first_only_right=r.b,
+        second_only_right=r.c,
+        e_value=float(r.e_value),
+        threshold=float(1 / r.alpha),
+        anytime_p_value=json_value(r.p_value, full=False),
+        alpha=str(r.alpha),
+        prior=f"Beta({r.prior}, {r.prior})",
+        guarantee=f"for two equally good models the rule ever declares a winner with chance at most {r.alpha}",
+        notes=list(pair.notes),
+        false_alarm_within_read=None
+        if horizon_alarm is None
+        else {"method": horizon_alarm[0], "value": horizon_alarm[1]},
+    )
 
 
 def _false_alarm(n: int, alpha: Fraction, prior: int) -> tuple[str, float]:
@@ -138,32 +170,37 @@ def _false_alarm(n: int, alpha: Fraction, prior: int) -> tuple[str, float]:
     return "float twin", float(false_alarm_curve_float(n, "mixture", alpha, prior)[-1])
 
 
-def _text(s: dict[str, Any]) -> str:
+def sequential_blocks(s: SequentialReport) -> list[Block]:
+    """The end of a sequential run as blocks, for the package's one Markdown and HTML renderer."""
+    p = s.anytime_p_value["decimal"]
     lines = [
-        f"sequential paired test: {s['first']} (first) against {s['second']} (second); mixture {s['prior']}, "
-        f"alpha {s['alpha']}",
-        f"read {s['questions_read']:,} of {s['questions_available']:,} questions; "
-        f"discordant: {s['first_only_right']} only the first right, {s['second_only_right']} only the second",
+        f"read {s.questions_read:,} of {s.questions_available:,} questions; discordant: {s.first_only_right} only "
+        f"the first right, {s.second_only_right} only the second"
     ]
-    if s["stopped"]:
+    if s.stopped:
         lines.append(
-            f"STOP after question {s['stopped_after_question']:,} (id {s['question_id']}): {s['winner']} is better "
-            f"(e-value {s['e_value']:.4g} >= {s['threshold']:g}; anytime p = {s['anytime_p_value']['decimal']:.4g})"
+            f"STOP after question {s.stopped_after_question:,} (id {s.question_id}): {s.winner} is better "
+            f"(e-value {s.e_value:.4g} >= {s.threshold:g}; anytime p = {p:.4g})"
         )
     else:
+        lines.append(f"no decision: e-value {s.e_value:.4g} < {s.threshold:g} (anytime p = {p:.4g}); the run may go on")
+    lines.append(f"guarantee: {s.guarantee}, however long it is watched")
+    if s.false_alarm_within_read is not None:
+        fa = s.false_alarm_within_read
         lines.append(
-            f"no decision: e-value {s['e_value']:.4g} < {s['threshold']:g} "
-            f"(anytime p = {s['anytime_p_value']['decimal']:.4g}); the run may go on"
-        )
-    lines.append(f"guarantee: {s['guarantee']}, however long it is watched")
-    if "false_alarm_within_read" in s:
-        fa = s["false_alarm_within_read"]
-        lines.append(
-            f"within {s['questions_read']:,} questions that chance is {fa['value']:.4g} ({fa['method']}; worst case, "
+            f"within {s.questions_read:,} questions that chance is {fa['value']:.4g} ({fa['method']}; worst case, "
             "every question discordant)"
         )
-    lines += [f"note: {n}" for n in s["notes"]]
-    return "\n".join(lines)
+    lines += [f"note: {n}" for n in s.notes]
+    return [
+        ("h1", f"Sequential paired test: {s.first} (first) against {s.second} (second)"),
+        ("p", f"Mixture {s.prior}, alpha {s.alpha}."),
+        ("ul", lines),
+    ]
+
+
+def _text(s: SequentialReport) -> str:
+    return markdown_from_blocks(sequential_blocks(s)).rstrip("\n")
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -207,7 +244,7 @@ def main(args: argparse.Namespace) -> None:
         pair = shuffled(pair, as_int(args.shuffle, "--shuffle", minimum=0))
     r = sequential_test(pair.x, pair.y, alpha, prior, max_n)
     s = _summary(pair, r, _false_alarm(r.questions, alpha, prior))
-    print(json.dumps(s) if args.json else _text(s))
+    print(json.dumps(s.to_json()) if args.json else _text(s))
 
 
 def _line(pair: Pair, i: int, mon: MixtureMonitor, as_json: bool) -> str:
@@ -240,7 +277,7 @@ def watch(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic)
             break
         time.sleep(interval)
     s = _summary(pair, monitor.result(), _false_alarm(monitor.questions, alpha, prior) if done else None)
-    print(json.dumps(s) if args.json else _text(s), flush=True)
+    print(json.dumps(s.to_json()) if args.json else _text(s), flush=True)
 
 
 def _seconds(value: str, name: str) -> float:
