@@ -129,6 +129,15 @@ Function                                      What it computes
 :func:`ppi_mean_interval_float`               Interval for that rate with coverage at least the level ...
 :func:`ppi_mean_interval_normal_float`        The normal prediction-powered interval (as ppi_py, lam=1)
 :func:`ppi_labels_needed_float`               Human labels for a normal PPI interval of a given width
+*auditing published numbers*
+:func:`rounding_interval`                     Every exact value that prints as a given decimal
+:func:`counts_printing_as`                    Every count k of n whose share prints as a given score
+:func:`stderr_conventions`                    Which conventions (n, n - 1) print a given stderr, exactly
+:func:`interval_methods`                      Which interval methods print a given pair of ends
+:func:`best_case_p_value`                     The smallest McNemar p-value two scores allow
+:class:`AuditRow`                             One published result, as printed
+:class:`Finding`                              What one check found, with its severity and computation
+:func:`audit_rows`                            Every check on a table of published rows
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -296,6 +305,17 @@ from .arena import (
     pair_totals,
     rank_intervals_float,
     sign_test,
+)
+from .audit import (
+    SEVERITIES,
+    AuditRow,
+    Finding,
+    audit_rows,
+    best_case_p_value,
+    counts_printing_as,
+    interval_methods,
+    rounding_interval,
+    stderr_conventions,
 )
 from .bayes import (
     beta_credible_interval_float,
@@ -685,6 +705,16 @@ __all__ = [
     "gwet_ac1",
     "fleiss_kappa_bootstrap_float",
     "krippendorff_alpha_bootstrap_float",
+    # auditing published numbers
+    "SEVERITIES",
+    "rounding_interval",
+    "counts_printing_as",
+    "stderr_conventions",
+    "interval_methods",
+    "best_case_p_value",
+    "AuditRow",
+    "Finding",
+    "audit_rows",
     # a judge's bias, corrected
     "rogan_gladen",
     "rogan_gladen_interval_float",

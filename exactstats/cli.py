@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct|audit``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -308,6 +308,12 @@ def cmd_sequential(args: argparse.Namespace) -> None:
     sequential_main(args)
 
 
+def cmd_audit(args: argparse.Namespace) -> None:
+    from .report.audit_run import main as audit_main
+
+    audit_main(args)
+
+
 def cmd_judge_correct(args: argparse.Namespace) -> None:
     from .report.judge_correct_run import main as judge_main
 
@@ -490,7 +496,7 @@ def _add_data_commands(sub: Any) -> None:
 
 
 def _add_file_commands(sub: Any) -> None:
-    """report, sequential, agreement, judge-correct: each reads files; their options live beside their runners."""
+    """report, sequential, agreement, judge-correct, audit: each reads files; their options live beside their runners."""
     p = sub.add_parser(
         "report",
         help="leaderboard, paired tests, stability and panel analysis of eval results",
@@ -538,6 +544,20 @@ def _add_file_commands(sub: Any) -> None:
     from .report.judge_correct_run import add_arguments as add_judge_arguments
 
     add_judge_arguments(p)
+
+    p = sub.add_parser(
+        "audit",
+        help="check published scores, stderrs, intervals and rankings against every count they allow",
+        description="Audit published evaluation numbers: an lm-eval results file, an Inspect log, or a pasted "
+        "table (CSV or Markdown: model, score, optionally n, stderr, ci_low, ci_high, level, k, samples).",
+        epilog="examples:\n  exactstats audit results_2026-01-01.json\n  exactstats audit leaderboard.md --n 1319\n"
+        "  exactstats audit table.csv --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(func=cmd_audit)
+    from .report.audit_run import add_arguments as add_audit_arguments
+
+    add_audit_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -52,6 +52,13 @@ BAD_COMMANDS = [
     ["agreement", "/nonexistent.csv"],
     ["agreement", "data/humaneval-sampled.parquet"],
     ["agreement", "tests/fixtures/tasks/long.csv"],
+    ["judge-correct", "--human", "/nonexistent.csv", "--judge", "tests/fixtures/tasks/long.csv"],
+    # issue 31: audits
+    ["audit", "/nonexistent.json"],
+    ["audit", "data/humaneval-sampled.parquet"],
+    ["audit", "tests/fixtures/tasks/long.csv"],
+    ["audit", "tests/fixtures/README.md"],
+    ["audit", "tests/fixtures/lm-eval/tiny-a", "--n", "0"],
 ]
 
 

@@ -23,19 +23,13 @@ from typing import Any
 
 import pandas as pd
 
+from exactstats import rounding_interval  # the audit's rounding interval: one code path for the seeds and users
+
 KINDS = ("exact rational", "exact surd", "exact range", "float")
 # what a check can decide: a printed value reproduced; a printed interval centred on its estimate (says
 # nothing about the estimate itself); a printed figure on the right side of a bound (a loose bound decides
 # little); a printed figure inside the range that the article's vaguer inputs allow
 TESTS = ("value", "centring", "bound", "range")
-
-
-def rounding_interval(printed: str) -> tuple[Fraction, Fraction]:
-    """All exact values that print as ``printed`` (half a unit in the last digit either side)."""
-    decimals = len(printed.split(".")[1]) if "." in printed else 0
-    half = Fraction(1, 2 * 10**decimals)
-    value = Fraction(printed)
-    return value - half, value + half
 
 
 def corner_range(f: Callable[..., Any], inputs: list[str]) -> tuple[Fraction, Fraction]:

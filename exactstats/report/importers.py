@@ -597,6 +597,12 @@ def _read_inspect(path: Path) -> tuple[dict[str, Any], Any]:
     return header, samples
 
 
+def inspect_header(path: str | Path) -> dict[str, Any]:
+    """An Inspect log's header (``.json`` or ``.eval``, Zstandard members included), checked as for a report."""
+    header, _ = _read_inspect(Path(path))
+    return header
+
+
 def _from_inspect(path: Path, name: str | None) -> list[ModelRows]:
     header, samples = _read_inspect(path)
     epochs = {s.get("epoch", 1) for s in samples}
