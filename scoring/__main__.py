@@ -43,10 +43,10 @@ def quiet_libraries() -> None:
     os.environ["TQDM_DISABLE"] = "1"  # bars drawn with plain tqdm (transformers' GGUF conversion) read this
     from transformers.utils import logging
 
-    logging.disable_progress_bar()
+    logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
 
-def cmd_models(args) -> int:
+def cmd_models(args: argparse.Namespace) -> int:
     from .models import PACKAGED_MODELS, ModelUnavailable
 
     for name, m in PACKAGED_MODELS.items():
@@ -61,7 +61,7 @@ def cmd_models(args) -> int:
 
 def select_questions(
     source: str, n: int | None, seed: int, stratify: bool, shuffle_safe_only: bool, filter_version: str = "v2"
-):
+) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     from .questions import filter_shuffle_safe, load_questions, sample_questions
 
     pool = load_questions(source)
@@ -69,7 +69,7 @@ def select_questions(
     return pool, kept, dropped, sample_questions(kept, n, seed=seed, stratify=stratify)
 
 
-def load_dev_questions(source: str):
+def load_dev_questions(source: str) -> list[Any]:
     """MMLU's dev split: a folder of ``{subject}_dev.csv`` (the original MMLU layout), a ``.jsonl``
     in the documented question format, or ``hub:cais/mmlu`` (needs network)."""
     from .questions import load_hub, load_jsonl, load_mmlu_csv_dir
@@ -95,11 +95,11 @@ def inherited(key: str, given: str | None, folders: list[Path], fallback: str) -
     for folder in folders:
         recorded = run_folder(folder).recorded_settings()
         if recorded is not None:
-            return recorded[key]
+            return str(recorded[key])
     return fallback
 
 
-def parallel_state(device: str):
+def parallel_state(device: str) -> Any:
     """The accelerate process group when launched with ``accelerate launch`` on several processes, else None."""
     import os
 
@@ -111,7 +111,7 @@ def parallel_state(device: str):
     return PartialState(cpu=device == "cpu" or (device == "auto" and not torch.cuda.is_available()))
 
 
-def _run_config(args):
+def _run_config(args: argparse.Namespace) -> Any:
     """`run`'s settings from its arguments; a resumed or extended run keeps the ones it recorded."""
     from .run import RunConfig
 
@@ -140,7 +140,7 @@ def _run_config(args):
     return cfg
 
 
-def _run_questions(args, cfg):
+def _run_questions(args: argparse.Namespace, cfg: Any) -> tuple[list[Any], list[Any], str | None, int]:
     """The questions to score and the pool few-shot examples come from (and its hash for dev shots)."""
     from .run import question_set_hash
 
@@ -166,7 +166,7 @@ def _run_questions(args, cfg):
     return questions, shots_pool, question_set_hash(shots_pool), len(dropped)
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     from .run import question_set_hash, run_folder, run_settings, score_questions
     from .scorer import load_model, resolve_device_dtype, resolve_source
 
@@ -208,7 +208,7 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_generate(args) -> int:
+def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import GenerationConfig, generate_completions, generation_folder, generation_settings
     from .humaneval import load_problems, problems_hash
     from .scorer import load_model, resolve_device_dtype, resolve_source
@@ -253,7 +253,7 @@ def cmd_generate(args) -> int:
     return 0
 
 
-def _limits(args):
+def _limits(args: argparse.Namespace) -> Any:
     from .sandbox import Limits
 
     return Limits(
@@ -263,7 +263,7 @@ def _limits(args):
     )
 
 
-def cmd_execute(args) -> int:
+def cmd_execute(args: argparse.Namespace) -> int:
     from .execute import execute_run
 
     manifest = execute_run(Path(args.run), limits=_limits(args), workers=args.workers, progress=not args.no_progress)
@@ -275,7 +275,7 @@ def cmd_execute(args) -> int:
     return 0
 
 
-def cmd_execute_one(args) -> int:
+def cmd_execute_one(args: argparse.Namespace) -> int:
     from .humaneval import load_problems
     from .sandbox import check_completion
 
@@ -297,7 +297,7 @@ def cmd_execute_one(args) -> int:
     return 0
 
 
-def cmd_matrix(args) -> int:
+def cmd_matrix(args: argparse.Namespace) -> int:
     from .matrix import long_table, wide_matrix
 
     long = long_table(args.runs)
@@ -491,14 +491,14 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     import os
 
     if "--no-progress" in (sys.argv[1:] if argv is None else argv):
         os.environ["TQDM_DISABLE"] = "1"  # before any library imports tqdm: it reads this once, at import
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        return int(args.func(args))
     except (ValueError, OSError, RuntimeError) as exc:
         print(f"scoring {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ import json
 import os
 import resource
 import sys
+from typing import Any
 
 MAX_DEPTH = 100
 
@@ -31,7 +32,7 @@ class Unplain(TypeError):
     """A value that is not plain data (numbers, strings, None, bools, lists, tuples, dicts, sets)."""
 
 
-def encode(value, depth=0):
+def encode(value: Any, depth: int = 0) -> Any:
     """Plain data as JSON-ready values; exact built-in types only (a subclass is not plain)."""
     if depth > MAX_DEPTH:
         raise Unplain("nested too deep")
@@ -47,14 +48,14 @@ def encode(value, depth=0):
     if kind is bytes:
         return ["by", value.hex()]
     if kind in (list, tuple, set, frozenset):
-        tag = {list: "l", tuple: "t", set: "s", frozenset: "fs"}[kind]
+        tag = {list: "l", tuple: "t", set: "s", frozenset: "fs"}[kind]  # type: ignore[index]
         return [tag, [encode(v, depth + 1) for v in value]]
     if kind is dict:
         return ["d", [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]]
     raise Unplain(kind.__name__)
 
 
-def decode(obj, depth=0):
+def decode(obj: Any, depth: int = 0) -> Any:
     """The inverse of :func:`encode`, strict: anything it did not make raises ``ValueError``."""
     if depth > MAX_DEPTH:
         raise ValueError("nested too deep")
@@ -85,7 +86,7 @@ def decode(obj, depth=0):
     return builders[tag](decode(v, depth + 1) for v in items)
 
 
-def _set_limits(limits):
+def _set_limits(limits: dict[str, Any]) -> None:
     cpu = max(1, int(limits["cpu_s"]))
     for name, value in (
         ("RLIMIT_CPU", (cpu, cpu + 1)),
@@ -101,7 +102,7 @@ def _set_limits(limits):
             pass
 
 
-def _send(out, payload):
+def _send(out: Any, payload: Any) -> None:
     try:
         line = json.dumps(payload, allow_nan=False)
     except (ValueError, TypeError, OverflowError):
@@ -109,8 +110,8 @@ def _send(out, payload):
     os.write(out, (line + "\n").encode())
 
 
-def _serve(out, config):
-    namespace = {"__name__": "__main__"}
+def _serve(out: Any, config: dict[str, Any]) -> None:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
     try:
         exec(compile(config["program"], "<completion>", "exec"), namespace)  # noqa: S102 - the sandboxed program
         function = namespace[config["entry_point"]]
@@ -137,7 +138,7 @@ def _serve(out, config):
         _send(out, reply)
 
 
-def main():
+def main() -> None:
     config = json.loads(sys.stdin.readline())
     out = os.dup(1)  # the protocol descriptor; the program's prints go to /dev/null
     devnull = os.open(os.devnull, os.O_WRONLY)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from .questions import Question
 
@@ -42,7 +43,7 @@ def cloze_prompt(q: Question, shots: Sequence[Question] = ()) -> str:
     return text + f"{q.question.strip()}\nAnswer:"
 
 
-def _split(lm, context: str, option: str) -> tuple[list[int], list[int]]:
+def _split(lm: Any, context: str, option: str) -> tuple[list[int], list[int]]:
     """(context ids, continuation ids), lm-eval style; the continuation is never empty."""
     ctx = lm.tokenizer.encode(context, add_special_tokens=True)
     whole = lm.tokenizer.encode(context + " " + option, add_special_tokens=True)
@@ -52,7 +53,7 @@ def _split(lm, context: str, option: str) -> tuple[list[int], list[int]]:
     return ctx, lm.tokenizer.encode(" " + option, add_special_tokens=False)
 
 
-def _full_sequence_logprob(lm, ctx: list[int], cont: list[int]) -> float:
+def _full_sequence_logprob(lm: Any, ctx: list[int], cont: list[int]) -> float:
     import torch
 
     ids = torch.tensor([ctx + cont], device=lm.device)
@@ -62,7 +63,7 @@ def _full_sequence_logprob(lm, ctx: list[int], cont: list[int]) -> float:
     return float(logp[torch.arange(len(cont)), torch.tensor(cont)].sum())
 
 
-def cloze_scores(lm, q: Question, shots: Sequence[Question] = ()) -> tuple[list[float], list[int], int]:
+def cloze_scores(lm: Any, q: Question, shots: Sequence[Question] = ()) -> tuple[list[float], list[int], int]:
     """Summed log-probability and token count of each option's text (original order), and the prompt length."""
     import torch
 
@@ -97,7 +98,7 @@ def cloze_scores(lm, q: Question, shots: Sequence[Question] = ()) -> tuple[list[
 
 def cloze_row(
     model_name: str, q: Question, shots_used: int, prompt_tokens: int, sums: Sequence[float], tokens: Sequence[int]
-) -> dict:
+) -> dict[str, Any]:
     """One question's row in the cloze format (options in the original order; there are no letters)."""
     chars = [len(" " + str(c).strip()) for c in q.choices]
     per_char = [s / n for s, n in zip(sums, chars)]

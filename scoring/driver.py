@@ -32,7 +32,7 @@ class RunTiming:
     ``timed_rows``: over every run into the folder whose time was recorded.
     """
 
-    rows: dict[str, dict]
+    rows: dict[str, dict[str, Any]]
     new_rows: int
     wall_s: float
     wall_s_total: float
@@ -79,7 +79,7 @@ class ResumableRun:
         self.manifest: dict[str, Any] = {}
         self._started = time.time()
 
-    def start(self, manifest: dict[str, Any], before: Callable[[], None] | None = None) -> dict[str, dict]:
+    def start(self, manifest: dict[str, Any], before: Callable[[], None] | None = None) -> dict[str, dict[str, Any]]:
         """Merge leftover shards, record the run as going, and return the rows already done.
 
         ``before`` runs on the main process first (e.g. copying rows from other runs).
@@ -106,14 +106,14 @@ class ResumableRun:
 
     def work(
         self,
-        pieces: Iterable[list[dict]],
+        pieces: Iterable[list[dict[str, Any]]],
         *,
         total: int,
         initial: int,
         desc: str,
         unit: str,
         progress: bool = True,
-        weight: Callable[[list[dict]], int] = lambda rows: 1,
+        weight: Callable[[list[dict[str, Any]]], int] = lambda rows: 1,
     ) -> None:
         """Append each piece of rows as it comes, advancing the bar by ``weight(piece)``."""
         bar = None

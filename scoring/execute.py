@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from .driver import ResumableRun
 from .generate import completion_sha256, generation_folder, sample_key
@@ -28,7 +29,7 @@ def execution_folder(run_dir: Path) -> RunFolder:
     return RunFolder(Path(run_dir), sample_key, rows_name="executions.jsonl", manifest_name="executions_manifest.json")
 
 
-def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, progress: bool = True) -> dict:
+def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, progress: bool = True) -> dict[str, Any]:
     """Run every not yet executed sample of ``run_dir``; return the execution manifest."""
     from exactstats import __version__
 
@@ -84,7 +85,7 @@ def execute_run(run_dir: Path, limits: Limits = Limits(), workers: int = 2, prog
     return manifest
 
 
-def _execute_one(problem: dict, row: dict, limits: Limits) -> dict:
+def _execute_one(problem: dict[str, Any], row: dict[str, Any], limits: Limits) -> dict[str, Any]:
     """One sample run against its problem's tests in the sandbox; the verdict comes from the parent."""
     result = check_completion(problem, row["completion"], limits)
     return {
@@ -98,9 +99,9 @@ def _execute_one(problem: dict, row: dict, limits: Limits) -> dict:
     }
 
 
-def _pieces(rows: Iterator[dict], size: int) -> Iterator[list[dict]]:
+def _pieces(rows: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
     """Rows in lists of ``size`` as they come (the last one shorter): each list is written at once."""
-    piece: list[dict] = []
+    piece: list[dict[str, Any]] = []
     for row in rows:
         piece.append(row)
         if len(piece) >= size:

@@ -34,7 +34,7 @@ PROMPT_TEMPLATE = (
 FINISH_REASONS = ("stop", "eos", "length")
 
 
-def sample_key(row: dict) -> str:
+def sample_key(row: dict[str, Any]) -> str:
     return f"{row['task_id']}#{row['sample']}"
 
 
@@ -81,7 +81,9 @@ def truncate_at_stop(text: str, stops: Sequence[str] = STOP_SEQUENCES) -> tuple[
     return (text, False) if cut < 0 else (text[:cut], True)
 
 
-def generation_settings(cfg: GenerationConfig, model_name: str, sha: str | None, dtype: str, problems_sha: str) -> dict:
+def generation_settings(
+    cfg: GenerationConfig, model_name: str, sha: str | None, dtype: str, problems_sha: str
+) -> dict[str, Any]:
     return {
         "model": model_name,
         "model_source": cfg.model,
@@ -100,12 +102,12 @@ def generation_settings(cfg: GenerationConfig, model_name: str, sha: str | None,
     }
 
 
-def _next_tokens(logits, generators, temperature: float, top_p: float):
+def _next_tokens(logits: Any, generators: Sequence[Any], temperature: float, top_p: float) -> list[int]:
     """One token per row: greedy at temperature 0, else nucleus sampling with each row's generator."""
     import torch
 
     if temperature == 0:
-        return logits.argmax(dim=-1).tolist()
+        return list(logits.argmax(dim=-1).tolist())
     probs = torch.softmax(logits.float() / temperature, dim=-1)
     tokens = []
     for row, gen in zip(probs, generators):
@@ -121,14 +123,14 @@ def _next_tokens(logits, generators, temperature: float, top_p: float):
 
 
 def sample_completions(
-    lm,
+    lm: Any,
     prompt: str,
     seeds: Sequence[int],
     temperature: float,
     top_p: float,
     max_new_tokens: int,
     stops: Sequence[str] = STOP_SEQUENCES,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Decode ``len(seeds)`` continuations of ``prompt`` together; one dict per sample."""
     import torch
 
@@ -144,7 +146,7 @@ def sample_completions(
         cache.batch_repeat_interleave(n)
         logits = out.logits[:, -1, :].repeat(n, 1)
         generated: list[list[int]] = [[] for _ in range(n)]
-        results: list[dict | None] = [None] * n
+        results: list[dict[str, Any] | None] = [None] * n
         active = list(range(n))
         for step in range(max_new_tokens):
             tokens = _next_tokens(logits, [generators[i] for i in active], temperature, top_p)
@@ -179,13 +181,13 @@ def sample_completions(
     return [r for r in results if r is not None]
 
 
-def _eos_ids(lm) -> set[int]:
+def _eos_ids(lm: Any) -> set[int]:
     """Token ids that end a sample: the tokenizer's and the generation config's (either may be a list)."""
     found = [lm.tokenizer.eos_token_id, getattr(lm.model.generation_config, "eos_token_id", None)]
     return {i for ids in found for i in (ids if isinstance(ids, list) else [ids]) if i is not None}
 
 
-def _finish(lm, ids: list[int], reason: str, stops: Sequence[str]) -> dict:
+def _finish(lm: Any, ids: list[int], reason: str, stops: Sequence[str]) -> dict[str, Any]:
     text, _ = truncate_at_stop(lm.tokenizer.decode(ids, skip_special_tokens=True), stops)
     return {"completion": text, "finish_reason": reason, "new_tokens": len(ids)}
 
@@ -195,14 +197,14 @@ def completion_sha256(text: str) -> str:
 
 
 def generate_completions(
-    lm,
-    problems: Sequence[dict],
+    lm: Any,
+    problems: Sequence[dict[str, Any]],
     cfg: GenerationConfig,
     folder: RunFolder,
-    settings: dict,
+    settings: dict[str, Any],
     progress: bool = True,
     parallel: Any = None,
-) -> dict:
+) -> dict[str, Any]:
     """Generate every missing (problem, sample) into ``folder`` (resuming) and return the manifest.
 
     ``settings``: the run's settings, already checked against ``folder`` (before the model loaded).
@@ -246,7 +248,9 @@ def generate_completions(
     return manifest
 
 
-def _problem_rows(lm, problem: dict, cfg: GenerationConfig, done: dict) -> list[dict]:
+def _problem_rows(
+    lm: Any, problem: dict[str, Any], cfg: GenerationConfig, done: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The rows of one problem's samples not yet in ``done``, decoded together."""
     t0 = time.time()
     seeds = [sample_seed(cfg.seed, problem["task_id"], s) for s in range(cfg.samples)]

@@ -13,6 +13,7 @@ import hashlib
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 FIELDS = ("task_id", "prompt", "canonical_solution", "test", "entry_point")
 
@@ -31,7 +32,7 @@ def humaneval_path() -> Path:
     return path
 
 
-def load_problems(source: str = "humaneval") -> list[dict]:
+def load_problems(source: str = "humaneval") -> list[dict[str, Any]]:
     """``"humaneval"`` (the installed wheel) or a path to a ``.jsonl``/``.jsonl.gz`` file of problems."""
     path = humaneval_path() if source == "humaneval" else Path(source)
     if not path.exists():
@@ -58,7 +59,7 @@ def load_problems(source: str = "humaneval") -> list[dict]:
     return problems
 
 
-def problems_hash(problems: list[dict]) -> str:
+def problems_hash(problems: list[dict[str, Any]]) -> str:
     h = hashlib.sha256()
     for p in problems:
         h.update(json.dumps(p, sort_keys=True).encode())

@@ -14,6 +14,7 @@ import importlib.util
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class ModelUnavailable(RuntimeError):
@@ -33,7 +34,7 @@ class PackagedModel:
     sha256: str
     tokenizer_note: str = ""
     chat_template: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def part_paths(self) -> list[Path]:
         paths = []

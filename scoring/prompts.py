@@ -21,6 +21,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from itertools import permutations
+from typing import Any
 
 from .questions import LETTERS, Question
 
@@ -46,7 +47,7 @@ def option_permutation(question_id: str, model_name: str, seed: int, mode: str =
     return PERMUTATIONS[int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % len(PERMUTATIONS)]
 
 
-def to_original(presented: Sequence, perm: Sequence[int]) -> list:
+def to_original(presented: Sequence[Any], perm: Sequence[int]) -> list[Any]:
     """Map per-letter values (in presented order) back to the original option order."""
     out = [None] * len(perm)
     for j, original in enumerate(perm):

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 LETTERS = "ABCD"
 
@@ -117,7 +118,7 @@ class Question:
     expert_answer: int | None = None  # MMLU-Redux ``correct_answer`` when it names one option
     expert_note: str | None = None  # the raw ``correct_answer`` text when it is not one option
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["choices"] = list(self.choices)
         return d
@@ -149,7 +150,7 @@ def _decode(path: Path) -> str:
         return raw.decode("cp1252")  # one MMLU-Redux file is Windows-1252
 
 
-def _check(q: str, choices: list, answer: int, where: str) -> tuple[str, str, str, str]:
+def _check(q: str, choices: list[Any], answer: int, where: str) -> tuple[str, str, str, str]:
     if len(choices) != 4:
         raise QuestionFormatError(f"{where}: expected 4 choices, got {len(choices)}")
     if not 0 <= answer < 4:

@@ -91,15 +91,15 @@ class RunConfig:
         )
 
 
-def _question_key(row: dict) -> str:
-    return row["question_id"]
+def _question_key(row: dict[str, Any]) -> str:
+    return str(row["question_id"])
 
 
 def run_folder(out_dir: Path) -> RunFolder:
     return RunFolder(Path(out_dir), _question_key, RESULTS, MANIFEST, legacy_defaults=LEGACY_DEFAULTS)
 
 
-def read_done(path: Path, repair: bool = False) -> dict[str, dict]:
+def read_done(path: Path, repair: bool = False) -> dict[str, dict[str, Any]]:
     """Complete rows of a ``results.jsonl`` by question id; a torn trailing line is never read."""
     return read_rows(Path(path), _question_key, repair=repair)
 
@@ -113,7 +113,7 @@ def question_set_hash(questions: Sequence[Question]) -> str:
 
 def run_settings(
     cfg: RunConfig, model_name: str, sha: str | None, qhash: str, dtype: str, shots_hash: str | None = None
-) -> dict:
+) -> dict[str, Any]:
     """What a row depends on; a folder holds rows of one setting only."""
     from .cloze import CLOZE_TEMPLATE_VERSION
 
@@ -140,7 +140,7 @@ def run_settings(
 
 
 def copy_rows_from(
-    sources: Sequence[Path], questions: Sequence[Question], settings: dict, folder: RunFolder
+    sources: Sequence[Path], questions: Sequence[Question], settings: dict[str, Any], folder: RunFolder
 ) -> dict[str, int]:
     """Append rows of finished runs with the same settings (bar the question set); return counts per source.
 
@@ -176,7 +176,7 @@ def result_row(
     prompt_tokens: int,
     p_presented: Sequence[float],
     mass: float,
-) -> dict:
+) -> dict[str, Any]:
     """One question's row: the letter the model put most probability on, mapped back to the original option."""
     shown = max(range(4), key=lambda j: p_presented[j])
     p_orig = to_original(p_presented, perm)
@@ -201,7 +201,9 @@ def result_row(
     }
 
 
-def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: RunConfig, prefix_cache) -> list[dict]:
+def _score_batch(
+    lm: Any, batch: Sequence[Question], pool: Sequence[Question], cfg: RunConfig, prefix_cache: Any
+) -> list[dict[str, Any]]:
     """Encode, score and turn into rows one batch of questions."""
     from .scorer import encode_question, letter_probabilities
 
@@ -224,7 +226,7 @@ def _score_batch(lm, batch: Sequence[Question], pool: Sequence[Question], cfg: R
     ]
 
 
-def _score_cloze(lm, q: Question, pool: Sequence[Question], cfg: RunConfig) -> dict:
+def _score_cloze(lm: Any, q: Question, pool: Sequence[Question], cfg: RunConfig) -> dict[str, Any]:
     from .cloze import cloze_row, cloze_scores
 
     shots = pick_shots(q, pool, cfg.shots, cfg.seed, cfg.shots_from)
@@ -235,7 +237,7 @@ def _score_cloze(lm, q: Question, pool: Sequence[Question], cfg: RunConfig) -> d
         shots = shots[:-1]  # too long for the context window: drop shots from the end
 
 
-def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict) -> dict:
+def _provenance(lm: Any, cfg: RunConfig, questions: Sequence[Question], copied: dict[str, Any]) -> dict[str, Any]:
     from .scorer import model_provenance
 
     return {
@@ -248,7 +250,7 @@ def _provenance(lm, cfg: RunConfig, questions: Sequence[Question], copied: dict)
 
 
 def score_questions(
-    lm,
+    lm: Any,
     questions: Sequence[Question],
     pool: Sequence[Question],
     cfg: RunConfig,
@@ -256,8 +258,8 @@ def score_questions(
     progress: bool = True,
     reuse_from: Sequence[Path] = (),
     parallel: Any = None,
-    settings: dict | None = None,
-) -> dict:
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Score ``questions`` with a loaded model into ``out_dir`` (resuming), return the manifest.
 
     ``reuse_from``: finished run folders whose rows are copied first (see :func:`copy_rows_from`).
@@ -332,7 +334,7 @@ def _speed(rows: int, seconds: float) -> float | None:
     return round(rows / seconds, 4) if seconds > 0 else None
 
 
-def _prefix_cache_stats(cache: Any) -> dict | None:
+def _prefix_cache_stats(cache: Any) -> dict[str, Any] | None:
     if cache is None:
         return None
     return {"reused": cache.reused, "fallbacks": cache.fallbacks, "enabled": cache.enabled, "reason": cache.reason}

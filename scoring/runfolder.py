@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 
 class RunSettingsMismatch(RuntimeError):
@@ -31,10 +32,10 @@ class RunFolder:
     def __init__(
         self,
         folder: Path,
-        key: Callable[[dict], str],
+        key: Callable[[dict[str, Any]], str],
         rows_name: str = "results.jsonl",
         manifest_name: str = "manifest.json",
-        legacy_defaults: dict | None = None,
+        legacy_defaults: dict[str, Any] | None = None,
     ):
         self.folder = Path(folder)
         self.key = key
@@ -42,7 +43,7 @@ class RunFolder:
         self.manifest_path = self.folder / manifest_name
         self.legacy_defaults = dict(legacy_defaults or {})
 
-    def manifest(self) -> dict | None:
+    def manifest(self) -> dict[str, Any] | None:
         if not self.manifest_path.exists():
             return None
         try:
@@ -53,11 +54,11 @@ class RunFolder:
             raise CorruptRunFile(f"{self.manifest_path}: a manifest needs a 'settings' object")
         return manifest
 
-    def recorded_settings(self) -> dict | None:
+    def recorded_settings(self) -> dict[str, Any] | None:
         m = self.manifest()
         return None if m is None else {**self.legacy_defaults, **m["settings"]}
 
-    def check_settings(self, settings: dict, ignore: Iterable[str] = ()) -> None:
+    def check_settings(self, settings: dict[str, Any], ignore: Iterable[str] = ()) -> None:
         """Refuse when the folder's manifest records other settings (keys in ``ignore`` aside)."""
         old = self.recorded_settings()
         if old is None:
@@ -71,11 +72,11 @@ class RunFolder:
                 f"{'; ...' if len(diff) > 3 else ''}); use another --out"
             )
 
-    def rows(self, repair: bool = False, notify: Callable[[str], None] | None = None) -> dict[str, dict]:
+    def rows(self, repair: bool = False, notify: Callable[[str], None] | None = None) -> dict[str, dict[str, Any]]:
         """Complete rows by key. ``repair=True`` (a writer, before it appends) also cuts a torn last line."""
         return read_rows(self.rows_path, self.key, repair=repair, notify=notify)
 
-    def append(self, rows: list[dict]) -> None:
+    def append(self, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
         self.rows_path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,11 +108,11 @@ class RunFolder:
             (self.folder / "shards").rmdir()
         return len(added)
 
-    def write_progress(self, manifest: dict, wall_s: float, timed_rows: int) -> None:
+    def write_progress(self, manifest: dict[str, Any], wall_s: float, timed_rows: int) -> None:
         """The manifest of a run still going: not complete, with the wall time and rows timed so far."""
         self.write_manifest({**manifest, "complete": False, "wall_s_total": round(wall_s, 2), "timed_rows": timed_rows})
 
-    def write_manifest(self, manifest: dict) -> None:
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Written whole to a temporary file, then renamed: a crash never leaves half a manifest."""
         self.folder.mkdir(parents=True, exist_ok=True)
         tmp = self.manifest_path.with_suffix(".tmp")
@@ -120,8 +121,8 @@ class RunFolder:
 
 
 def read_rows(
-    path: Path, key: Callable[[dict], str], repair: bool = False, notify: Callable[[str], None] | None = None
-) -> dict[str, dict]:
+    path: Path, key: Callable[[dict[str, Any]], str], repair: bool = False, notify: Callable[[str], None] | None = None
+) -> dict[str, dict[str, Any]]:
     """Rows of a JSONL file by key; a torn trailing line is never read (and cut when ``repair``)."""
     path = Path(path)
     if not path.exists():
@@ -136,7 +137,7 @@ def read_rows(
                 f"{path}: discarded a torn last line ({len(data) - end} bytes, "
                 "an interrupted write); that row will be redone"
             )
-    rows: dict[str, dict] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for lineno, line in enumerate(data[:end].splitlines(), 1):
         if not line.strip():
             continue
@@ -165,7 +166,7 @@ def _stderr(message: str) -> None:
 CHECKPOINT_S = 60.0
 
 
-def previous_timing(previous: dict, copied: int = 0) -> tuple[float, int]:
+def previous_timing(previous: dict[str, Any], copied: int = 0) -> tuple[float, int]:
     """``(wall seconds, rows timed)`` recorded by earlier runs into this folder.
 
     Manifests written before ``timed_rows`` existed are read conservatively: where the last run's
@@ -191,7 +192,7 @@ def previous_timing(previous: dict, copied: int = 0) -> tuple[float, int]:
     return wall, max(0, int(previous.get("rows") or 0) - copied)
 
 
-def measured_rate(manifest: dict) -> float | None:
+def measured_rate(manifest: dict[str, Any]) -> float | None:
     """Rows per second over the spans of a run folder whose wall time was recorded, or None.
 
     >>> measured_rate({"wall_s_total": 100.0, "timed_rows": 50})

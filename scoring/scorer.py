@@ -9,6 +9,7 @@ per-letter probabilities are renormalised over the letters.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ LETTER_SPELLINGS = {"space": (" ",), "bare": ("",), "both": (" ", "")}
 DEFAULT_LETTER_SPELLING = "space"  # lm-eval's choice: the answer follows "Answer:" as " A"
 
 
-def letter_token_ids(tokenizer, spelling: str = "both") -> dict[str, list[int]]:
+def letter_token_ids(tokenizer: Any, spelling: str = "both") -> dict[str, list[int]]:
     """Token ids per letter: " A" (``space``, lm-eval's convention), "A" (``bare``), or both summed.
 
     A spelling counts only when all four letters are single, distinct tokens; with ``both``,
@@ -78,7 +79,7 @@ def _weights_digest(folder: Path) -> str | None:
     return h.hexdigest()
 
 
-def resolve_source(spec: str):
+def resolve_source(spec: str) -> tuple[Any, Any, str | None, str]:
     """A packaged model name, a .gguf file, a local folder, or a Hub model (``hf:ORG/NAME`` or ``ORG/NAME``)
     -> (folder or id, gguf file name, sha256, name).
 
@@ -164,11 +165,13 @@ def encode(lm: LoadedModel, prompt: str, chat_template: bool = False) -> list[in
         text = lm.tokenizer.apply_chat_template(
             [{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True
         )
-        return lm.tokenizer.encode(text, add_special_tokens=False)
-    return lm.tokenizer.encode(prompt, add_special_tokens=True)
+        return list(lm.tokenizer.encode(text, add_special_tokens=False))
+    return list(lm.tokenizer.encode(prompt, add_special_tokens=True))
 
 
-def encode_question(lm: LoadedModel, q, perm, shots, chat_template: bool) -> tuple[list[int], int | None, int]:
+def encode_question(
+    lm: LoadedModel, q: Any, perm: Sequence[int], shots: Sequence[Any], chat_template: bool
+) -> tuple[list[int], int | None, int]:
     """Token ids of a question's prompt, the length of its shared few-shot prefix, and the shots kept.
 
     Shots are dropped from the end until the prompt fits the context window. Few-shot
@@ -257,7 +260,7 @@ class PrefixCache:
         return _letters_from_logits(self.lm, out.logits[:, -1, :])[0]
 
 
-def _letters_from_logits(lm: LoadedModel, logits) -> list[tuple[list[float], float]]:
+def _letters_from_logits(lm: LoadedModel, logits: Any) -> list[tuple[list[float], float]]:
     import torch
 
     probs = torch.softmax(logits.float(), dim=-1)
@@ -276,7 +279,7 @@ def default_threads() -> int:
     return int(os.environ.get("EXACTSTATS_THREADS", 1 if cores <= 4 else cores))
 
 
-def model_provenance(lm: LoadedModel) -> dict:
+def model_provenance(lm: LoadedModel) -> dict[str, Any]:
     """What a run's manifest records about the model's environment: versions, device, precision, threads."""
     import platform
 

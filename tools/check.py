@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from scoring.questions import Question, load_redux
 from scoring.run import RunConfig, read_done, score_questions
@@ -97,7 +98,7 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
     picked = _round_robin({group: _spread(run["rows"], f"{seed}|{run['dir']}") for group, run in committed.items()}, n)
     problems: list[str] = []
     worst, checked = 0.0, 0
-    loaded: dict[tuple, object] = {}
+    loaded: dict[tuple[str, ...], object] = {}
     # groups that need the same loaded model run together: each model is loaded once per spelling
     for group, ids in sorted(picked.items(), key=lambda kv: _model_key(committed[kv[0]]["settings"])):
         if not ids:
@@ -125,11 +126,13 @@ def check_dataset(data_dir: Path, n: int = 20, models: list[str] | None = None, 
     return not problems, "\n".join([head] + notes + problems + (["OK"] if not problems else []))
 
 
-def _committed_runs(data_dir: Path, models: list[str] | None) -> tuple[dict[tuple[str, str], dict], list[str]]:
+def _committed_runs(
+    data_dir: Path, models: list[str] | None
+) -> tuple[dict[tuple[str, str], dict[str, Any]], list[str]]:
     """Scoring run folders by (condition, model): folder, rows and recorded settings; and those left out."""
     from scoring.run import run_folder
 
-    committed: dict[tuple[str, str], dict] = {}
+    committed: dict[tuple[str, str], dict[str, Any]] = {}
     skipped: list[str] = []
     for run_dir in sorted((data_dir / "runs").glob("*/*")):
         folder = run_folder(run_dir)
@@ -147,7 +150,7 @@ def _committed_runs(data_dir: Path, models: list[str] | None) -> tuple[dict[tupl
     return committed, skipped
 
 
-def _spread(rows: dict[str, dict], seed: str) -> list[str]:
+def _spread(rows: dict[str, dict[str, Any]], seed: str) -> list[str]:
     """Question ids in a seeded order that takes one per subject before any subject repeats."""
     rng = random.Random(seed)
     by_subject: dict[str, list[str]] = {}
@@ -174,12 +177,14 @@ def _round_robin(groups: dict[tuple[str, str], list[str]], n: int) -> dict[tuple
     return picked
 
 
-def _model_key(settings: dict) -> tuple:
+def _model_key(settings: dict[str, Any]) -> tuple[str, ...]:
     """What a loaded model depends on (recorded settings: legacy defaults filled in)."""
     return (settings["model_source"], settings["dtype"], settings["letter_spelling"])
 
 
-def _rescore(lm: object, settings: dict, questions: list[Question], pool: list[Question]) -> dict[str, dict]:
+def _rescore(
+    lm: object, settings: dict[str, Any], questions: list[Question], pool: list[Question]
+) -> dict[str, dict[str, Any]]:
     """The rows a fresh run with the recorded settings writes for ``questions``."""
     cfg = RunConfig(
         model=settings["model_source"],
@@ -199,7 +204,9 @@ def _rescore(lm: object, settings: dict, questions: list[Question], pool: list[Q
         return read_done(Path(tmp) / "results.jsonl")
 
 
-def _compare(where: str, settings: dict, rows: dict, fresh: dict, ids: list[str]) -> tuple[list[str], float]:
+def _compare(
+    where: str, settings: dict[str, Any], rows: dict[str, Any], fresh: dict[str, Any], ids: list[str]
+) -> tuple[list[str], float]:
     """Fields that differ between committed and re-scored rows, and the largest probability difference."""
     cloze = settings["format"] == "cloze"
     exact_fields = ("chosen", "chosen_norm") if cloze else ("chosen", "chosen_letter", "permutation")
@@ -240,10 +247,10 @@ def check_passk(data_dir: Path, n: int = 20, seed: int = 0) -> tuple[bool, str]:
     if not rows:
         return True, "no executed completions committed yet: nothing to re-execute"
     rng = random.Random(seed)
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["model"], r["status"]), []).append(r)
-    picked: list[dict] = []
+    picked: list[dict[str, Any]] = []
     while len(picked) < min(n, len(rows)):  # round-robin over (model, status) groups
         for g in groups.values():
             if g and len(picked) < n:

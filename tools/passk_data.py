@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from exactstats import mean_pass_at_k
 from scoring.execute import execution_folder
@@ -39,7 +40,7 @@ COLUMNS = [
 ]
 
 
-def run_rows(run_dir: Path) -> list[dict]:
+def run_rows(run_dir: Path) -> list[dict[str, Any]]:
     """Executed samples of one generation run (samples not yet executed are left out)."""
     gen = generation_folder(run_dir)
     settings = (gen.manifest() or {}).get("settings", {})
@@ -70,7 +71,7 @@ def run_rows(run_dir: Path) -> list[dict]:
     return rows
 
 
-def summarise(rows: list[dict], samples_per_problem: int, problems_total: int) -> dict:
+def summarise(rows: list[dict[str, Any]], samples_per_problem: int, problems_total: int) -> dict[str, Any]:
     """Per model: problems with every sample executed, statuses, and mean unbiased pass@k over them."""
     by_problem: dict[str, list[int]] = {}
     for r in rows:
@@ -89,10 +90,10 @@ def summarise(rows: list[dict], samples_per_problem: int, problems_total: int) -
     }
 
 
-def build_passk(data_dir: Path) -> dict:
+def build_passk(data_dir: Path) -> dict[str, Any]:
     import pandas as pd
 
-    summary: dict = {}
+    summary: dict[str, Any] = {}
     runs = data_dir / "runs"
     for cond_dir in sorted(p for p in runs.iterdir() if p.is_dir() and p.name.startswith(PREFIX)):
         frames, entries = [], {}
@@ -117,7 +118,7 @@ def build_passk(data_dir: Path) -> dict:
     return summary
 
 
-def render_passk(summary: dict) -> str:
+def render_passk(summary: dict[str, Any]) -> str:
     out = []
     for cond, entries in summary.items():
         out += [
