@@ -302,30 +302,6 @@ def cmd_check(args: argparse.Namespace) -> None:
         print(f"Exercise {args.exercise}: {message}")
 
 
-def cmd_sequential(args: argparse.Namespace) -> None:
-    from .report.sequential_run import main as sequential_main
-
-    sequential_main(args)
-
-
-def cmd_audit(args: argparse.Namespace) -> None:
-    from .report.audit_run import main as audit_main
-
-    audit_main(args)
-
-
-def cmd_judge_correct(args: argparse.Namespace) -> None:
-    from .report.judge_correct_run import main as judge_main
-
-    judge_main(args)
-
-
-def cmd_agreement(args: argparse.Namespace) -> None:
-    from .report.agreement_run import main as agreement_main
-
-    agreement_main(args)
-
-
 def cmd_report(args: argparse.Namespace) -> None:
     from .report import main as report_main
 
@@ -495,69 +471,56 @@ def _add_data_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_arena)
 
 
-def _add_file_commands(sub: Any) -> None:
-    """report, sequential, agreement, judge-correct, audit: each reads files; their options live beside their runners."""
-    p = sub.add_parser(
-        "report",
-        help="leaderboard, paired tests, stability and panel analysis of eval results",
-        description="Analyse a models x questions correctness matrix (CSV/Parquet, or lm-eval / Inspect logs).",
-    )
-    p.set_defaults(func=cmd_report)
-    from .report import add_arguments
-
-    add_arguments(p)
-
-    p = sub.add_parser(
-        "sequential",
-        help="may a running comparison of two models stop? an anytime-valid paired test, question by question",
-        description="Apply a stopping rule that may be checked after every question (a Beta-mixture likelihood "
-        "ratio on the questions only one model got right) to two models' results, in the order asked.",
-    )
-    p.set_defaults(func=cmd_sequential)
-    from .report.sequential_run import add_arguments as add_sequential_arguments
-
-    add_sequential_arguments(p)
-
-    p = sub.add_parser(
-        "agreement",
-        help="how far raters or LLM judges agree: kappa with an exact p-value, AC1, Krippendorff's alpha, Fleiss",
-        description="Agreement between raters from a CSV of ratings in long form (columns item, rater, label).",
-        epilog="examples:\n  exactstats agreement ratings.csv\n  exactstats agreement grades.csv --ordinal --json\n"
+FILE_COMMANDS = {  # name: (module under report/ holding add_arguments and main, help, description, examples)
+    "report": (
+        "",
+        "leaderboard, paired tests, stability and panel analysis of eval results",
+        "Analyse a models x questions correctness matrix (CSV/Parquet, or lm-eval / Inspect logs).",
+        "",
+    ),
+    "sequential": (
+        "sequential_run",
+        "may a running comparison of two models stop? an anytime-valid paired test, question by question",
+        "Apply a stopping rule that may be checked after every question (a Beta-mixture likelihood ratio on the "
+        "questions only one model got right) to two models' results, in the order asked.",
+        "",
+    ),
+    "agreement": (
+        "agreement_run",
+        "how far raters or LLM judges agree: kappa with an exact p-value, AC1, Krippendorff's alpha, Fleiss",
+        "Agreement between raters from a CSV of ratings in long form (columns item, rater, label).",
+        "exactstats agreement ratings.csv\n  exactstats agreement grades.csv --ordinal --json\n"
         "  exactstats agreement judged.csv --labels A,B,tie --drop-single",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.set_defaults(func=cmd_agreement)
-    from .report.agreement_run import add_arguments as add_agreement_arguments
-
-    add_agreement_arguments(p)
-
-    p = sub.add_parser(
-        "judge-correct",
-        help="the rate people would give, from an LLM judge's labels and a few human ones (Rogan-Gladen, PPI)",
-        description="Correct a judge's pass rate with people's labels of a random subset of the items: CSVs with "
-        "columns item, label.",
-        epilog="examples:\n  exactstats judge-correct --human people.csv --judge gpt4.csv\n"
+    ),
+    "judge-correct": (
+        "judge_correct_run",
+        "the rate people would give, from an LLM judge's labels and a few human ones (Rogan-Gladen, PPI)",
+        "Correct a judge's pass rate with people's labels of a random subset of the items: CSVs with columns "
+        "item, label.",
+        "exactstats judge-correct --human people.csv --judge gpt4.csv\n"
         "  exactstats judge-correct --human people.csv --judge judge.csv --positive safe --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.set_defaults(func=cmd_judge_correct)
-    from .report.judge_correct_run import add_arguments as add_judge_arguments
-
-    add_judge_arguments(p)
-
-    p = sub.add_parser(
-        "audit",
-        help="check published scores, stderrs, intervals and rankings against every count they allow",
-        description="Audit published evaluation numbers: an lm-eval results file, an Inspect log, or a pasted "
-        "table (CSV or Markdown: model, score, optionally n, stderr, ci_low, ci_high, level, k, samples).",
-        epilog="examples:\n  exactstats audit results_2026-01-01.json\n  exactstats audit leaderboard.md --n 1319\n"
+    ),
+    "audit": (
+        "audit_run",
+        "check published scores, stderrs, intervals and rankings against every count they allow",
+        "Audit published evaluation numbers: an lm-eval results file, an Inspect log, or a pasted table (CSV or "
+        "Markdown: model, score, optionally n, stderr, ci_low, ci_high, level, k, samples).",
+        "exactstats audit results_2026-01-01.json\n  exactstats audit leaderboard.md --n 1319\n"
         "  exactstats audit table.csv --json",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.set_defaults(func=cmd_audit)
-    from .report.audit_run import add_arguments as add_audit_arguments
+    ),
+}
 
-    add_audit_arguments(p)
+
+def _add_file_commands(sub: Any) -> None:
+    """The commands that read files; each one's options and runner live in its module under report/."""
+    import importlib
+
+    for name, (module, help_text, description, examples) in FILE_COMMANDS.items():
+        extra = {"epilog": f"examples:\n  {examples}", "formatter_class": argparse.RawDescriptionHelpFormatter}
+        p = sub.add_parser(name, help=help_text, description=description, **(extra if examples else {}))
+        runner = importlib.import_module(f".report{'.' + module if module else ''}", __package__)
+        p.set_defaults(func=runner.main if module else cmd_report)
+        runner.add_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:

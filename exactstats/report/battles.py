@@ -8,13 +8,13 @@ Chatbot Arena's published counts) is read as :class:`~exactstats.BattleCounts` (
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from .._validate import ExactStatsError
 from ..arena import WINNERS, BattleCounts
+from .tables import read_frame
 
 COLUMNS = ("model_a", "model_b", "winner")
 
@@ -35,26 +35,7 @@ def read_battles(path: str | Path) -> list[tuple[str, str, str]]:
 
 
 def _frame(path: Path) -> pd.DataFrame:
-    if not path.exists():
-        raise ExactStatsError(f"{path}: no such file")
-    if path.is_dir() or path.stat().st_size == 0:
-        raise ExactStatsError(f"{path}: empty file" if not path.is_dir() else f"{path}: is a folder")
-    try:
-        if path.suffix == ".parquet":
-            return pd.read_parquet(path)
-        if path.suffix == ".jsonl":
-            return pd.DataFrame(
-                [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            )
-        if path.suffix == ".json":
-            return pd.DataFrame(json.loads(path.read_text(encoding="utf-8")))
-        return pd.read_csv(path, dtype=str, keep_default_na=False)
-    except RecursionError:
-        raise ExactStatsError(f"{path}: JSON nested too deep") from None
-    except (ValueError, TypeError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
-    except Exception as exc:  # noqa: BLE001 - pyarrow raises its own error types for a damaged Parquet file
-        raise ExactStatsError(f"{path}: cannot read battles ({' '.join(str(exc).split())[:160]})") from None
+    return read_frame(path, "battles", text=True)
 
 
 def _battles_from(df: pd.DataFrame, path: Path) -> list[tuple[str, str, str]]:

@@ -9,7 +9,6 @@ Reading it needs only pandas and pyarrow, never torch.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pandas as pd
 
 from .._validate import ExactStatsError, as_choice
 from .importers import ResultSet, assemble, long_table_rows
+from .tables import folder_setting
 
 __all__ = ["Panel", "load_panel", "data_dir", "CONDITIONS", "PasskSamples", "load_passk_samples", "PASSK_CONDITIONS"]
 
@@ -42,13 +42,7 @@ def data_dir(path: str | Path | None = None) -> Path:
     >>> (data_dir() / "README.md").exists()
     True
     """
-    chosen = path if path is not None else os.environ.get(DATA_ENV)
-    if chosen is None:
-        raise ExactStatsError(f"give the dataset folder (data/ of an exactstats checkout), or set {DATA_ENV} to it")
-    folder = Path(chosen)
-    if not folder.is_dir():
-        raise ExactStatsError(f"{folder}: no such folder (the dataset is data/ of an exactstats checkout)")
-    return folder
+    return folder_setting(path, DATA_ENV, "the dataset: data/ of an exactstats checkout")
 
 
 @dataclass

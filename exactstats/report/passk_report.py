@@ -27,22 +27,11 @@ from ..errorbars import clustered_interval_float
 from ..paired import mcnemar_p_value
 from ..passk import mean_difference_interval, pass_at_k, pass_at_k_differences
 from .render import Block, html_from_blocks, markdown_from_blocks
+from .tables import read_frame
 
 
 def read_passk_table(path: str | Path) -> pd.DataFrame:
-    path = Path(path)
-    if not path.exists():
-        raise ExactStatsError(f"{path}: no such file")
-    try:
-        if path.suffix == ".parquet":
-            df = pd.read_parquet(path)
-        elif path.suffix == ".jsonl":
-            df = pd.read_json(path, lines=True)
-        else:
-            df = pd.read_csv(path)
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        raise ExactStatsError(f"{path}: cannot read ({' '.join(str(exc).split())[:160]})") from None
-    return normalise(df, str(path))
+    return normalise(read_frame(path, "pass@k samples"), str(path))
 
 
 def is_passk_table(columns: Any) -> bool:

@@ -26,7 +26,6 @@ exactstats._validate.ExactStatsError: /nonexistent: no such folder ...
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ import pandas as pd
 
 from .._validate import ExactStatsError, as_choice
 from ..arena import BattleCounts, battle_counts_from_pairs
+from .tables import folder_setting
 
 if TYPE_CHECKING:
     from .importers import ResultSet
@@ -75,13 +75,7 @@ WHERE_FROM = {
 
 def real_evals_dir(path: str | Path | None = None) -> Path:
     """The folder of the published data: ``path``, else ``$EXACTSTATS_REAL_EVALS``."""
-    chosen = path if path is not None else os.environ.get(REAL_EVALS_ENV)
-    if chosen is None:
-        raise ExactStatsError(f"give the folder of the published data, or set {REAL_EVALS_ENV} to it")
-    folder = Path(chosen)
-    if not folder.is_dir():
-        raise ExactStatsError(f"{folder}: no such folder (the published data: see the datasheet for their origin)")
-    return folder
+    return folder_setting(path, REAL_EVALS_ENV, "the published data: see the datasheet for their origin")
 
 
 def _file(path: str | Path | None, name: str) -> Path:
