@@ -240,6 +240,7 @@ Function                                      What it computes
 *arenas*
 :class:`BattleCounts`                         wins[i][j]: wins of model i over j (ties credited by the ...
 :func:`battle_counts`                         Exact win and tie counts between every pair of models ...
+:func:`checked_battles`                       Battles as (model_a, model_b, winner), each checked
 :func:`battle_counts_from_pairs`              Exact counts from per-pair totals (model_a, model_b, ...
 :func:`battles_in`                            How many battles the counts hold (ties included)
 :func:`pair_totals`                           (model_a, model_b, wins_a, wins_b, ties) for every pair ...
@@ -300,6 +301,7 @@ from .arena import (
     bt_certificate,
     bt_covariance_float,
     bt_mle_exists,
+    checked_battles,
     elo_ratings_float,
     elo_replay_exact,
     pair_totals,
@@ -817,6 +819,7 @@ __all__ = [
     "ARENA_TIE_RULES",
     "BattleCounts",
     "battle_counts",
+    "checked_battles",
     "battle_counts_from_pairs",
     "battles_in",
     "pair_totals",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -63,16 +63,28 @@ ELO_SCALE = 400 / math.log(10)  # rating points per unit of natural log-strength
 MAX_EXACT_ELO_BATTLES = 12
 
 
-def _battles(battles: Iterable[Sequence[Any]]) -> list[tuple[str, str, str]]:
+def checked_battles(
+    battles: Iterable[Sequence[Any]], where: Callable[[int], str] | None = None
+) -> list[tuple[str, str, str]]:
+    """Battles as ``(model_a, model_b, winner)`` strings, each checked: three fields, two different models with
+    names, a winner in :data:`WINNERS`. ``where(i)`` names the ``i``-th battle in an error (default
+    ``battles[i]``; a file reader names the file and row).
+
+    >>> checked_battles([("a", "b", "tie")])
+    [('a', 'b', 'tie')]
+    """
+    name = where or (lambda i: f"battles[{i}]")
     out = []
     for i, b in enumerate(battles):
         if len(b) != 3:
-            raise ExactStatsError(f"battles[{i}] must be (model_a, model_b, winner), got {b!r}")
+            raise ExactStatsError(f"{name(i)} must be (model_a, model_b, winner), got {tuple(b)!r}")
         a, bb, w = (str(x) for x in b)
+        if not a.strip() or not bb.strip():
+            raise ExactStatsError(f"{name(i)}: empty model name")
         if a == bb:
-            raise ExactStatsError(f"battles[{i}]: model {a!r} plays itself")
+            raise ExactStatsError(f"{name(i)}: model {a!r} plays itself")
         if w not in WINNERS:
-            raise ExactStatsError(f"battles[{i}]: winner must be one of {', '.join(WINNERS)}, got {w!r}")
+            raise ExactStatsError(f"{name(i)}: winner must be one of {', '.join(WINNERS)}, got {w!r}")
         out.append((a, bb, w))
     if not out:
         raise ExactStatsError("battles must hold at least one battle, got none")
@@ -111,7 +123,7 @@ def battle_counts(battles: Iterable[Sequence[Any]], ties: str = "fair") -> Battl
     """
     ties = as_tie_rule(ties, ARENA_TIE_RULES)
     tally: dict[tuple[str, str], list[int]] = {}
-    for a, b, w in _battles(battles):
+    for a, b, w in checked_battles(battles):
         tally.setdefault((a, b), [0, 0, 0])[0 if w == "model_a" else 1 if w == "model_b" else 2] += 1
     return battle_counts_from_pairs([(a, b, *cell) for (a, b), cell in tally.items()], ties)
 
@@ -393,7 +405,7 @@ def elo_ratings_float(
     """
     k = float(as_fraction(k, "k"))
     ratings: dict[str, float] = {}
-    for a, b, w in _battles(battles):
+    for a, b, w in checked_battles(battles):
         ra, rb = ratings.setdefault(a, init), ratings.setdefault(b, init)
         ea = 1 / (1 + base ** ((rb - ra) / scale))
         sa = 1.0 if w == "model_a" else 0.0 if w == "model_b" else 0.5
@@ -417,7 +429,7 @@ def elo_replay_exact(battles: Iterable[Sequence[Any]], k: Any = 4, init: Any = 1
     """
     import sympy
 
-    rows = _battles(battles)
+    rows = checked_battles(battles)
     if len(rows) > MAX_EXACT_ELO_BATTLES:
         raise ExactStatsError(
             f"elo_replay_exact replays at most {MAX_EXACT_ELO_BATTLES} battles exactly, got {len(rows)}; "

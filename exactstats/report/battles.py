@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._validate import ExactStatsError
-from ..arena import WINNERS, BattleCounts
+from ..arena import BattleCounts, checked_battles
 from .tables import read_frame
 
 COLUMNS = ("model_a", "model_b", "winner")
@@ -48,14 +48,5 @@ def _battles_from(df: pd.DataFrame, path: Path) -> list[tuple[str, str, str]]:
     null = df[list(COLUMNS)].isna().any(axis=1).to_numpy()
     if null.any():
         raise ExactStatsError(f"{path}, row {int(null.argmax()) + line}: empty model name or winner (null)")
-    out = []
-    for i, (a, b, w) in enumerate(df[list(COLUMNS)].astype(str).itertuples(index=False)):
-        where = f"{path}, row {i + line}"
-        if not a.strip() or not b.strip():
-            raise ExactStatsError(f"{where}: empty model name")
-        if a == b:
-            raise ExactStatsError(f"{where}: model {a!r} plays itself")
-        if w not in WINNERS:
-            raise ExactStatsError(f"{where}: winner must be one of {', '.join(WINNERS)}, got {w!r}")
-        out.append((a, b, w))
-    return out
+    rows = df[list(COLUMNS)].astype(str).itertuples(index=False)
+    return checked_battles(rows, where=lambda i: f"{path}, row {i + line}")
