@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 SEVERITIES = ("error", "warning", "note")
+WALD_CHECKED_UP_TO = 2000  # a printed Wald interval's exact coverage is computed up to this many questions
+WALD_SHORTFALL = Fraction(1, 100)  # a warning when its coverage near the printed score falls a point or more short
 
 
 def rounding_interval(printed: str) -> tuple[Fraction, Fraction]:
@@ -277,11 +279,38 @@ def _check_interval(ctx: _Context, row: AuditRow, allowed: range) -> None:
             f"[{low}, {high}] is no Wald, Wilson, Clopper-Pearson or Agresti-Coull interval at level "
             f"{row.ci_level} for any allowed count (a bootstrap or clustered interval would explain it)",
         )
-    elif methods == ["wald"] and n < 100:
-        ctx.add("warning", row.name, "interval", f"a Wald interval at n = {n}: its coverage falls short of "
-                f"{row.ci_level} for many true rates (exactstats coverage wald --n {n})")  # fmt: skip
+    elif methods == ["wald"] and n <= WALD_CHECKED_UP_TO:
+        _wald_coverage(ctx, row, allowed)
     else:
         ctx.add("note", row.name, "interval", f"the interval is {' or '.join(methods)} at level {row.ci_level}")
+
+
+def _wald_coverage(ctx: _Context, row: AuditRow, allowed: range) -> None:
+    """A printed Wald interval, with its coverage where the true rate plausibly is: exact at the printed score,
+    and the worst over true rates within two standard errors of it (float twin, 41 points)."""
+    from .levels import interval_coverage, interval_coverage_float
+
+    n = row.n
+    assert n is not None
+    at = Fraction(allowed.start, n)
+    level = Fraction(row.ci_level)
+    exact = interval_coverage("wald", n, at, row.ci_level)
+    se = math.sqrt(float(at * (1 - at)) / n) or 1 / n
+    grid = [min(1 - 1e-9, max(1e-9, float(at) + se * (i / 10 - 2))) for i in range(41)]
+    worst = min(interval_coverage_float("wald", n, q, row.ci_level) for q in grid)
+    shown = f"exact coverage at p = {at}: {float(exact):.4f}; worst within two standard errors: {worst:.4f}"
+    if min(float(exact), worst) < float(level) - WALD_SHORTFALL:
+        ctx.add(
+            "warning",
+            row.name,
+            "interval",
+            f"a Wald interval at n = {n}: for true rates near the printed score it covers as little as "
+            f"{min(float(exact), worst):.1%} of the time, not {float(level):.0%}",
+            shown,
+        )
+    else:
+        ctx.add("note", row.name, "interval", f"the interval is wald at level {row.ci_level} (its coverage near "
+                "the printed score is within a point of the level)", shown)  # fmt: skip
 
 
 def _check_ranking(ctx: _Context, rows: list[AuditRow], counts: dict[str, range], alpha: Fraction) -> None:

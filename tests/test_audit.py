@@ -147,3 +147,18 @@ def test_cli_on_lm_eval_inspect_and_pasted_tables(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and message in err[0], err
     assert main(["audit", str(tmp_path / "missing.csv")]) == 2 and "no such file" in capsys.readouterr().err
+
+
+def test_a_wald_interval_is_flagged_with_its_exact_coverage(tmp_path, capsys):
+    lo, hi = es.clt_interval_float(21, 30)
+    (finding,) = audit_rows([AuditRow("x", "0.7000", n=30, ci_low=printed(lo, 4), ci_high=printed(hi, 4))])
+    exact = es.interval_coverage("wald", 30, Fraction(7, 10))
+    assert finding.severity == "warning" and f"{float(exact):.4f}" in finding.computation
+    lo, hi = es.clt_interval_float(700, 1000)  # at n = 1,000 it falls short by less than a point: a note
+    (finding,) = audit_rows([AuditRow("x", "0.7000", n=1000, ci_low=printed(lo, 4), ci_high=printed(hi, 4))])
+    assert finding.severity == "note" and "wald" in finding.message
+    table = tmp_path / "t.csv"
+    table.write_text(f"model,score,n,ci_low,ci_high\nx,0.7000,30,{printed(lo, 4)},{printed(hi, 4)}\n")
+    assert main(["audit", str(table), "--out", str(tmp_path / "a.html")]) == 0
+    assert "<h1>Audit of" in (tmp_path / "a.html").read_text() and "# Audit of" in capsys.readouterr().out
+    assert main(["audit", str(table), "--out", str(table)]) == 2  # never over its input

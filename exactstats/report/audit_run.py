@@ -33,6 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", help="lm-eval results JSON or folder, Inspect log (.json/.eval), or a CSV/Markdown table")
     p.add_argument("--n", help="questions behind every score, where the input does not say")
     p.add_argument("--alpha", default="0.05", help="level for the ranking check (Holm over adjacent pairs)")
+    p.add_argument("--out", help="also write the audit as one self-contained HTML file")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -231,6 +232,12 @@ def main(args: argparse.Namespace) -> None:
     n = as_int(args.n, "--n", minimum=1) if args.n else None
     rows = read_rows(args.input, n)
     report = AuditReport(args.input, len(rows), audit_rows(rows, args.alpha))
+    if args.out:  # rendered in full before the file is touched, never over the input
+        from . import refuse_to_overwrite_an_input, write_atomically
+        from .render import html_from_blocks
+
+        refuse_to_overwrite_an_input(args.out, [args.input])
+        write_atomically(args.out, html_from_blocks(audit_blocks(report), [], title="Audit"))
     print(
         json.dumps(report.to_json()) if args.json else markdown_from_blocks(audit_blocks(report)),
         end="\n" if args.json else "",
