@@ -273,12 +273,12 @@ def cmd_prove(args: argparse.Namespace) -> None:
 def cmd_arena(args: argparse.Namespace) -> None:
     from .report import refuse_to_overwrite_an_input, write_atomically
     from .report.arena_report import arena_html, arena_markdown, arena_summary
-    from .report.battles import read_arena
+    from .report.battles import read_arena_counts
 
     if args.out:
         refuse_to_overwrite_an_input(args.out, [args.battles])
     summary = arena_summary(
-        read_arena(args.battles),
+        read_arena_counts(args.battles),  # tallied as columns: the statistics need only the counts
         anchor=args.anchor,
         scale=args.scale,
         bootstrap=as_int(args.bootstrap, "bootstrap", minimum=0, maximum=100_000),

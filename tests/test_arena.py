@@ -217,3 +217,22 @@ def test_cli_arena(tmp_path, capsys):
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1, (bad, err)
     assert main(["arena", str(path), "--anchor", "nobody"]) == 2
+
+
+def test_counts_read_as_columns_equal_the_battle_by_battle_counts(tmp_path):
+    from exactstats.report.battles import read_arena_counts, read_battles
+
+    rng = np.random.default_rng(3)
+    rows = ["model_a,model_b,winner"]
+    for _ in range(2000):
+        a, b = rng.choice(6, 2, replace=False)
+        rows.append(f"m{a},m{b},{rng.choice(['model_a', 'model_b', 'tie', 'tie (bothbad)'])}")
+    path = tmp_path / "b.csv"
+    path.write_text("\n".join(rows) + "\n")
+    fast, slow = read_arena_counts(path), es.battle_counts(read_battles(path), "exclude")
+    assert (fast.models, fast.wins, fast.ties, fast.beats) == (slow.models, slow.wins, slow.ties, slow.beats)
+    for bad, message in [("x,x,model_a", "row 3: model 'x' plays itself"), ("x,y,win", "row 3: winner must be")]:
+        path.write_text(f"model_a,model_b,winner\na,b,tie\n{bad}\n")
+        for reader in (read_arena_counts, read_battles):
+            with pytest.raises(ValueError, match=message.replace("(", r"\(")):
+                reader(path)
