@@ -105,6 +105,7 @@ def stderr_conventions(printed: str, k: int, n: int) -> list[str]:
 
 def interval_methods(low: str, high: str, k: int, n: int, confidence: Any = "0.95") -> list[str]:
     """Methods whose interval from ``k`` right of ``n`` prints with the ends ``low`` and ``high``: ``"wald"``,
+    ``"t"`` (Student's t on n - 1 degrees of freedom with the sample variance, as a mean of 0/1 scores),
     ``"wilson"``, ``"clopper-pearson"`` and ``"agresti-coull"``, at ``confidence``. Their ends involve a
     normal or beta quantile, so they are computed in floats; an end within 1e-12 of the rounding interval
     counts as printing so.
@@ -120,8 +121,10 @@ def interval_methods(low: str, high: str, k: int, n: int, confidence: Any = "0.9
     z = z_value_float(level)
     centre = (k + z * z / 2) / (n + z * z)
     half = z * math.sqrt(centre * (1 - centre) / (n + z * z))
+    t_half = _t_quantile(level, n) * math.sqrt(k * (n - k) / n / n / (n - 1)) if n > 1 else math.inf
     candidates = {
         "wald": tuple(clt_interval_float(k, n, level)),
+        "t": (k / n - t_half, k / n + t_half),
         "wilson": tuple(wilson_interval_float(k, n, level)),
         "clopper-pearson": tuple(clopper_pearson_interval_float(k, n, level)),
         "agresti-coull": (centre - half, centre + half),
@@ -132,6 +135,12 @@ def interval_methods(low: str, high: str, k: int, n: int, confidence: Any = "0.9
         for name, values in candidates.items()
         if all(float(lo) - 1e-12 <= v <= float(hi) + 1e-12 for v, (lo, hi) in zip(values, ends))
     ]
+
+
+def _t_quantile(level: Fraction, n: int) -> float:
+    from scipy.stats import t
+
+    return float(t.ppf((1 + float(level)) / 2, n - 1))
 
 
 def best_case_p_value(k_better: int, k_worse: int) -> Fraction:
@@ -163,6 +172,7 @@ class AuditRow:
     percent: bool = False  # the score (and stderr, interval) printed in percent
     k: int | None = None  # pass@k: the k of the score, with samples per problem below
     samples: int | None = None
+    right: int | None = None  # the count of right answers, where per-sample results give it exactly
 
 
 @dataclass
@@ -233,6 +243,14 @@ def _check_counts(ctx: _Context, row: AuditRow) -> range | None:
         return None
     allowed = counts_printing_as(row.score, row.n)
     lo, hi = rounding_interval(row.score)
+    if row.right is not None:  # the samples say exactly how many were right
+        if row.right not in allowed:
+            ctx.add(
+                "error", row.name, "counts", f"the score {row.score} is not the samples' {row.right} of {row.n}",
+                f"{row.right}/{row.n} = {float(Fraction(row.right, row.n)):.12f}",
+            )  # fmt: skip
+            return None
+        return range(row.right, row.right + 1)
     if not allowed:
         shown = f"k/n in [{lo}, {hi}] for an integer k, n = {row.n}"
         ctx.add("error", row.name, "counts", f"no count of {row.n} questions prints as {row.score}", shown)

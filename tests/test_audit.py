@@ -162,3 +162,29 @@ def test_a_wald_interval_is_flagged_with_its_exact_coverage(tmp_path, capsys):
     assert main(["audit", str(table), "--out", str(tmp_path / "a.html")]) == 0
     assert "<h1>Audit of" in (tmp_path / "a.html").read_text() and "# Audit of" in capsys.readouterr().out
     assert main(["audit", str(table), "--out", str(table)]) == 2  # never over its input
+
+
+def test_samples_files_make_the_count_exact(tmp_path, capsys):
+    import shutil
+
+    folder = tmp_path / "run"
+    shutil.copytree("tests/fixtures/lm-eval/tiny-a", folder)
+    (results,) = folder.glob("results_*.json")
+    data = json.loads(results.read_text())
+    assert data["results"]["tinymc"]["acc,none"] == 0.25  # the samples hold 6 of 24 right
+    assert main(["audit", str(folder), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["counts"]["error"] == 0
+    data["results"]["tinymc"]["acc,none"] = 7 / 24  # a score some count prints, but not the samples' count
+    results.write_text(json.dumps(data))
+    assert main(["audit", str(folder), "--json"]) == 0
+    (finding,) = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["check"] == "counts"]
+    assert finding["severity"] == "error" and "6 of 24" in finding["message"]
+
+
+def test_a_t_interval_is_recognised():
+    from scipy.stats import t
+
+    k, n = 37, 60
+    p = k / n
+    half = t.ppf(0.975, n - 1) * math.sqrt(p * (1 - p) / (n - 1))
+    assert "t" in es.interval_methods(printed(p - half, 4), printed(p + half, 4), k, n)

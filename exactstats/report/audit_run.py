@@ -22,7 +22,7 @@ from typing import Any
 from .._validate import ExactStatsError, as_int
 from ..audit import SEVERITIES, AuditRow, Finding, audit_rows
 from .csv_rows import read_csv_rows
-from .importers import inspect_header
+from .importers import inspect_header, lm_eval_sample_counts
 from .render import Block, markdown_from_blocks
 
 NAMES = {"name": ("model", "name", "system"), "score": ("score", "accuracy", "acc", "value")}
@@ -62,7 +62,13 @@ def read_rows(path: str, n: int | None = None) -> list[AuditRow]:
         found = sorted(file.rglob("results*.json"))
         if not found:
             raise ExactStatsError(f"{path}: a folder must hold an lm-eval results*.json (none found)")
-        return [r for f in found for r in _lm_eval(f, n)]
+        exact = lm_eval_sample_counts(file)  # samples files, where present, give each task's count exactly
+        rows = [r for f in found for r in _lm_eval(f, n)]
+        for r in rows:
+            task, _, metric = r.name.partition(" ")
+            if metric == "acc" and task in exact:
+                r.right, r.n = exact[task]
+        return rows
     if file.suffix == ".eval":
         return _inspect(inspect_header(file), str(file), n)
     if file.suffix == ".json":

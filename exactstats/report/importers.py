@@ -416,6 +416,16 @@ def _model_id(name: str) -> str:
     return name
 
 
+def lm_eval_sample_counts(folder: str | Path, metric: str = "acc") -> dict[str, tuple[int, int]]:
+    """Per task of an lm-eval output folder's samples files: (right, samples) for ``metric``, exactly."""
+    counts: dict[str, tuple[int, int]] = {}
+    for path in sorted(Path(folder).rglob("samples_*.jsonl")):
+        for rows in _from_lm_eval(path, None, metric):
+            right, total = counts.get(_lm_eval_task(path), (0, 0))
+            counts[_lm_eval_task(path)] = (right + int(rows.correct.sum()), total + len(rows.correct))
+    return counts
+
+
 def _lm_eval_task(path: Path) -> str:
     stem = path.stem.removeprefix("samples_")
     task, _, stamp = stem.rpartition("_")
