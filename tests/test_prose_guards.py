@@ -108,3 +108,10 @@ def test_judges_sentences_follow_their_numbers():
     assert "same story" in prose.kappa_paradox(0.22, 0.18) and "paradox shows" in prose.kappa_paradox(-0.1, 0.7)
     assert "only 7 on a's and 5 on b's" in prose.inside_rank_intervals({"a": 7, "b": 5}, 59)
     assert "beyond that uncertainty" in prose.inside_rank_intervals({"a": 40, "b": 5}, 59)
+    from exactstats.audit import Finding
+
+    odd = [Finding("warning", "x", "interval", "no interval")]
+    assert "narrower than the Wald" in prose.audit_interval(odd, 2.0, [2.3, 2.29, 2.33])
+    assert "wider than the Wald" in prose.audit_interval(odd, 2.6, [2.3, 2.29, 2.33])
+    assert "another shape" in prose.audit_interval(odd, 2.3, [2.29, 2.33])
+    assert "ordinary binomial" in prose.audit_interval([Finding("note", "x", "interval", "wilson")], 2.0, [2.3])

@@ -603,3 +603,21 @@ def inside_rank_intervals(outside: dict[str, int], total: int) -> str:
             f"{names(parts)} leaderboard land outside the crowd's rank interval."
         )
     return f"The judges move many models beyond that uncertainty: of the {total} models, {names(parts)} leaderboard land outside the crowd's rank interval."
+
+
+def audit_interval(findings: list[Any], printed_half: float, binomial_halves: list[float]) -> str:
+    """What the audit says about a printed interval, and which way it differs from the binomial ones."""
+    odd = [f for f in findings if f.check == "interval" and f.severity == "warning"]
+    if not odd:
+        return "The audit identifies it as an ordinary binomial interval of that many questions."
+    if printed_half < min(binomial_halves):
+        side = f"narrower than the Wald, Wilson and Clopper-Pearson intervals (half-width {printed_half:.1f} points against at least {min(binomial_halves):.1f})"
+    elif printed_half > max(binomial_halves):
+        side = f"wider than the Wald, Wilson and Clopper-Pearson intervals (half-width {printed_half:.1f} points against at most {max(binomial_halves):.1f})"
+    else:
+        side = "of another shape than the Wald, Wilson and Clopper-Pearson intervals"
+    return (
+        "The audit finds it is no binomial interval of that many questions (Wald, Wilson, Clopper-Pearson, "
+        f"Agresti-Coull or t): it is {side}. The vote is a mean over panels, and an interval over panels or "
+        "questions of that mean (a bootstrap, say) can be; the article should say which it is."
+    )
