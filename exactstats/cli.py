@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct|audit``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct|audit|grade``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -507,6 +507,13 @@ FILE_COMMANDS = {  # name: (module under report/ holding add_arguments and main,
         "Markdown: model, score, optionally n, stderr, ci_low, ci_high, level, k, samples).",
         "exactstats audit results_2026-01-01.json\n  exactstats audit leaderboard.md --n 1319\n"
         "  exactstats audit table.csv --json",
+    ),
+    "grade": (
+        "grade_run",
+        "grade every student's answers to the book's exercises from one CSV (right, close, wrong; marks)",
+        "Grade a class: a CSV with columns student, exercise, answer, each checked as `exactstats check` does; "
+        "rows that cannot be graded are listed with their line numbers.",
+        "exactstats grade submissions.csv\n  exactstats grade submissions.csv --out grades.csv --html summary.html",
     ),
 }
 

@@ -59,6 +59,9 @@ BAD_COMMANDS = [
     ["audit", "tests/fixtures/tasks/long.csv"],
     ["audit", "tests/fixtures/README.md"],
     ["audit", "tests/fixtures/lm-eval/tiny-a", "--n", "0"],
+    # issue 35: grading
+    ["grade", "/nonexistent.csv"],
+    ["grade", "tests/fixtures/tasks/long.csv"],
 ]
 
 
