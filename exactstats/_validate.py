@@ -156,10 +156,8 @@ def checked_binary_matrix(values: Any, name: str) -> np.ndarray:
     >>> as_binary_matrix(C, "C") is C, C.flags.writeable
     (True, False)
     """
-    arr = as_binary_matrix(values, name)
-    if _is_checked(arr):
-        return arr
-    return _remember(arr.copy() if arr is values else arr)
+    arr = as_binary_matrix(values, name)  # a new array (or one already remembered): the caller's stays writable
+    return arr if _is_checked(arr) else _remember(arr)
 
 
 def checked_selection(matrix: np.ndarray, rows: Any, columns: Any = None) -> np.ndarray:

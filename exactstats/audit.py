@@ -242,7 +242,6 @@ def _check_counts(ctx: _Context, row: AuditRow) -> range | None:
             ctx.add("note", row.name, "counts", "no number of questions given: the stderr and interval are not checked")
         return None
     allowed = counts_printing_as(row.score, row.n)
-    lo, hi = rounding_interval(row.score)
     if row.right is not None:  # the samples say exactly how many were right
         if row.right not in allowed:
             ctx.add(
@@ -252,6 +251,7 @@ def _check_counts(ctx: _Context, row: AuditRow) -> range | None:
             return None
         return range(row.right, row.right + 1)
     if not allowed:
+        lo, hi = rounding_interval(row.score)
         shown = f"k/n in [{lo}, {hi}] for an integer k, n = {row.n}"
         ctx.add("error", row.name, "counts", f"no count of {row.n} questions prints as {row.score}", shown)
         return None

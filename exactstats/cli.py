@@ -302,12 +302,6 @@ def cmd_check(args: argparse.Namespace) -> None:
         print(f"Exercise {args.exercise}: {message}")
 
 
-def cmd_report(args: argparse.Namespace) -> None:
-    from .report import main as report_main
-
-    report_main(args)
-
-
 def _adder(sub: Any) -> Callable[[str, Callable[..., Any], str], argparse.ArgumentParser]:
     """A subcommand with the options every calculator shares (--json, --exact)."""
 
@@ -526,7 +520,7 @@ def _add_file_commands(sub: Any) -> None:
         extra = {"epilog": f"examples:\n  {examples}", "formatter_class": argparse.RawDescriptionHelpFormatter}
         p = sub.add_parser(name, help=help_text, description=description, **(extra if examples else {}))
         runner = importlib.import_module(f".report{'.' + module if module else ''}", __package__)
-        p.set_defaults(func=runner.main if module else cmd_report)
+        p.set_defaults(func=runner.main)
         runner.add_arguments(p)
 
 

@@ -98,7 +98,9 @@ def check(exercise: str, answer: Any) -> tuple[str, str]:
     comma-separated string.
     """
     if exercise not in EXERCISES:
-        raise ExactStatsError(f"exercise must be one of {', '.join(sorted(EXERCISES, key=_order))}, got {exercise!r}")
+        raise ExactStatsError(
+            f"exercise must be one of {', '.join(sorted(EXERCISES, key=exercise_order))}, got {exercise!r}"
+        )
     label, kind, data = EXERCISES[exercise]
     if kind == "prose":
         return (
@@ -154,7 +156,8 @@ def _is_decimal(text: str) -> bool:
     return True
 
 
-def _order(exercise_id: str) -> tuple[int, ...]:
+def exercise_order(exercise_id: str) -> tuple[int, ...]:
+    """The sort key of an exercise id: "3.10" after "3.9"."""
     return tuple(int(x) for x in exercise_id.split("."))
 
 

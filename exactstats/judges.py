@@ -213,11 +213,8 @@ def fleiss_kappa(ratings: Any) -> Fraction:
     >>> fleiss_kappa([["a", "a", "a"], ["a", "b", "b"], ["b", "b", "b"], ["a", "a", "b"]])
     Fraction(1, 3)
     """
-    rows = _ratings(ratings)
-    m = len(rows[0])
-    if m < 2 or any(len(r) != m or any(x is None for x in r) for r in rows):
-        raise ExactStatsError("fleiss_kappa needs every item rated by the same number (at least 2) of raters")
-    n = len(rows)
+    rows = _fleiss_rows(ratings)
+    m, n = len(rows[0]), len(rows)
     counts = [Counter(r) for r in rows]
     p_i = [Fraction(sum(c * (c - 1) for c in cnt.values()), m * (m - 1)) for cnt in counts]
     p_bar = sum(p_i, Fraction(0)) / n
@@ -226,8 +223,32 @@ def fleiss_kappa(ratings: Any) -> Fraction:
         totals.update(cnt)
     pe = sum((Fraction(t, n * m) ** 2 for t in totals.values()), Fraction(0))
     if pe == 1:
-        raise ExactStatsError("fleiss_kappa is undefined when every rating is one and the same label")
+        raise ExactStatsError(FLEISS_UNDEFINED)
     return (p_bar - pe) / (1 - pe)
+
+
+FLEISS_UNDEFINED = "fleiss_kappa is undefined when every rating is one and the same label"
+ALPHA_UNDEFINED = "krippendorff_alpha is undefined when every pairable rating is one and the same value"
+
+
+def _fleiss_rows(ratings: Any) -> list[list[Any]]:
+    """Items x raters with every item rated by the same number (at least 2) of raters, or an error."""
+    rows = _ratings(ratings)
+    m = len(rows[0])
+    if m < 2 or any(len(r) != m or any(x is None for x in r) for r in rows):
+        raise ExactStatsError("fleiss_kappa needs every item rated by the same number (at least 2) of raters")
+    return rows
+
+
+def _pairable_units(ratings: Any, level: str) -> list[list[Any]]:
+    """The ratings of each item with two or more (missing ones dropped); numbers, exactly, at the interval level."""
+    units = [[x for x in r if x is not None and x == x] for r in _ratings(ratings)]
+    units = [u for u in units if len(u) >= 2]
+    if len(units) < 1:
+        raise ExactStatsError("krippendorff_alpha needs at least one item with two or more ratings")
+    if level == "interval":
+        units = [[as_fraction(x, "ratings") for x in u] for u in units]
+    return units
 
 
 def krippendorff_alpha(ratings: Any, level: str = "nominal") -> Fraction:
@@ -239,13 +260,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> Fraction:
     Fraction(23, 32)
     """
     level = as_choice(level, "level", ("nominal", "interval"))
-    rows = _ratings(ratings)
-    units = [[x for x in r if x is not None and x == x] for r in rows]
-    units = [u for u in units if len(u) >= 2]
-    if len(units) < 1:
-        raise ExactStatsError("krippendorff_alpha needs at least one item with two or more ratings")
-    if level == "interval":
-        units = [[as_fraction(x, "ratings") for x in u] for u in units]
+    units = _pairable_units(ratings, level)
 
     def delta(u: Any, v: Any) -> Fraction:
         if level == "nominal":
@@ -265,7 +280,7 @@ def krippendorff_alpha(ratings: Any, level: str = "nominal") -> Fraction:
     observed = sum((v * delta(c, k) for (c, k), v in coincidence.items()), Fraction(0)) / n
     expected = sum((n_c[c] * n_c[k] * delta(c, k) for c in n_c for k in n_c), Fraction(0)) / (n * (n - 1))
     if expected == 0:
-        raise ExactStatsError("krippendorff_alpha is undefined when every pairable rating is one and the same value")
+        raise ExactStatsError(ALPHA_UNDEFINED)
     return 1 - observed / expected
 
 
@@ -295,15 +310,15 @@ def fleiss_kappa_bootstrap_float(ratings: Any, draws: int = 2000, seed: Any = 0,
     """Percentile bootstrap interval for Fleiss' kappa, items redrawn with replacement (a named float
     approximation: it treats the items as a sample from many, the raters as fixed).
 
-    Each redraw is a weighted sum of per-item terms, so a thousand redraws cost two matrix products.
-    Redraws where kappa is undefined (every rating one label) are left out.
+    Each redraw is a weighted sum of per-item terms, so a thousand redraws cost two matrix products; the
+    exact coefficient is not computed. Redraws where kappa is undefined (every rating one label) are left out.
 
     >>> lo, hi = fleiss_kappa_bootstrap_float([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"]] * 10)
     >>> lo < float(fleiss_kappa([["a", "a", "b"], ["b", "b", "b"], ["a", "a", "a"]] * 10)) < hi
     True
     """
-    fleiss_kappa(ratings)  # its checks
-    terms = _fleiss_terms(_ratings(ratings))
+    terms = _fleiss_terms(_fleiss_rows(ratings))
+    _defined(_fleiss_from_weights(terms, np.ones((1, len(terms[0])))), FLEISS_UNDEFINED)
     values = _redrawn(len(terms[0]), draws, seed, lambda weights: _fleiss_from_weights(terms, weights))
     return _percentile_interval(values, confidence)
 
@@ -319,8 +334,9 @@ def krippendorff_alpha_bootstrap_float(
     >>> lo < float(krippendorff_alpha(data)) < hi
     True
     """
-    krippendorff_alpha(ratings, level)  # its checks
-    coincidences, delta = _alpha_terms(_ratings(ratings), level)
+    level = as_choice(level, "level", ("nominal", "interval"))
+    coincidences, delta = _alpha_terms(_pairable_units(ratings, level), level)
+    _defined(_alpha_from_weights(coincidences, delta, np.ones((1, len(coincidences)))), ALPHA_UNDEFINED)
     values = _redrawn(len(coincidences), draws, seed, lambda weights: _alpha_from_weights(coincidences, delta, weights))
     return _percentile_interval(values, confidence)
 
@@ -342,6 +358,12 @@ def _redrawn(items: int, draws: Any, seed: Any, coefficient: Any) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _defined(at_the_data: np.ndarray, undefined: str) -> None:
+    """The coefficient of the data itself (unit weights) must exist, as the exact function requires."""
+    if not np.isfinite(at_the_data[0]):
+        raise ExactStatsError(undefined)
+
+
 def _percentile_interval(values: np.ndarray, confidence: Any) -> Interval:
     level = float(as_probability(confidence, "confidence", open_low=True, open_high=True))
     kept = values[np.isfinite(values)]
@@ -355,7 +377,7 @@ def _fleiss_terms(rows: list[list[Any]]) -> tuple[np.ndarray, np.ndarray, int]:
     """Per item: its agreement P_i and its label counts; and the raters per item."""
     m = len(rows[0])
     labels = sorted({x for r in rows for x in r}, key=repr)
-    counts = np.array([[Counter(r)[k] for k in labels] for r in rows], dtype=float)
+    counts = np.array([[tally[k] for k in labels] for tally in map(Counter, rows)], dtype=float)
     agreement = (counts * (counts - 1)).sum(axis=1) / (m * (m - 1))
     return agreement, counts, m
 
@@ -371,13 +393,11 @@ def _fleiss_from_weights(terms: tuple[np.ndarray, np.ndarray, int], weights: np.
         return np.where(pe < 1, (p_bar - pe) / (1 - pe), np.nan)
 
 
-def _alpha_terms(rows: list[list[Any]], level: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per pairable item, its coincidence matrix (flattened); and the distance between every two values."""
-    units = [[x for x in r if x is not None and x == x] for r in rows]
-    units = [u for u in units if len(u) >= 2]
-    values = sorted(
-        {x for u in units for x in u}, key=lambda v: (float(v), repr(v)) if level == "interval" else repr(v)
-    )
+def _alpha_terms(units: list[list[Any]], level: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per pairable item (:func:`_pairable_units`), its coincidence matrix (flattened); and the distance
+    between every two values."""
+    numeric = level == "interval"
+    values = sorted({x for u in units for x in u}, key=lambda v: (float(v), repr(v)) if numeric else repr(v))
     index = {v: i for i, v in enumerate(values)}
     k = len(values)
     coincidences = np.zeros((len(units), k * k))
@@ -386,10 +406,10 @@ def _alpha_terms(rows: list[list[Any]], level: str) -> tuple[np.ndarray, np.ndar
             for j, y in enumerate(u):
                 if i != j:
                     coincidences[row, index[x] * k + index[y]] += 1 / (len(u) - 1)
-    if level == "nominal":
+    if not numeric:
         delta = 1 - np.eye(k)
     else:
-        numbers = np.array([float(as_fraction(v, "ratings")) for v in values])
+        numbers = np.array([float(v) for v in values])
         delta = (numbers[:, None] - numbers[None, :]) ** 2
     return coincidences, delta
 

@@ -126,6 +126,13 @@ def test_cli_on_lm_eval_inspect_and_pasted_tables(tmp_path, capsys):
         assert main(["audit", source, "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert out["rows"] >= 1 and out["counts"]["error"] == 0, (source, out)
+    log = json.loads(open("tests/fixtures/inspect/mock-a.json").read())  # a clean pass above could check nothing:
+    log["results"]["scores"][0]["metrics"]["stderr"]["value"] *= 2  # a doubled stderr must be found in a log
+    (tmp_path / "log.json").write_text(json.dumps(log))
+    assert main(["audit", str(tmp_path / "log.json"), "--json"]) == 0
+    assert [(f["severity"], f["check"]) for f in json.loads(capsys.readouterr().out)["findings"]] == [
+        ("warning", "stderr")
+    ]
     table = tmp_path / "t.md"
     table.write_text(
         "| model | accuracy | n | stderr |\n|---|---|---|---|\n| A | 86.12% | 1319 | 0.95 |\n| B | 86.13% | 1319 | 0.0 |\n"

@@ -102,18 +102,18 @@ def test_the_planner_reaches_its_width():
 
 
 @pytest.mark.parametrize(
-    "call",
+    "call, names",
     [
-        lambda: es.ppi_mean([1, 0], [1], [1]),
-        lambda: es.ppi_mean([], [], [1]),
-        lambda: es.ppi_mean([1, 2], [1, 0], [1]),
-        lambda: es.ppi_mean_interval_float([1], [1], [], confidence="0.9"),
-        lambda: es.ppi_mean_interval_normal_float([1], [0], [1], confidence="1"),
-        lambda: es.ppi_labels_needed_float("0.02", "0.5", "0.6", "0.6", 100),
+        (lambda: es.ppi_mean([1, 0], [1], [1]), "human and judge_labelled must label the same items"),
+        (lambda: es.ppi_mean([], [], [1]), "ppi needs labelled and unlabelled items"),
+        (lambda: es.ppi_mean([1, 2], [1, 0], [1]), "human must hold only 0 and 1"),
+        (lambda: es.ppi_mean_interval_float([1], [1], [], confidence="0.9"), "ppi needs labelled and unlabelled"),
+        (lambda: es.ppi_mean_interval_normal_float([1], [0], [1], confidence="1"), "confidence must lie in"),
+        (lambda: es.ppi_labels_needed_float("0.02", "0.5", "0.6", "0.6", 100), "human_only_rate \\+ judge_only_rate"),
     ],
 )
-def test_bad_input_is_named(call):
-    with pytest.raises(ValueError):
+def test_bad_input_is_named(call, names):
+    with pytest.raises(ValueError, match=names):  # the argument named, not any ValueError
         call()
 
 

@@ -252,7 +252,13 @@ def test_rogan_gladen_interval_holds_its_coverage_where_the_uncorrected_one_does
 )
 def test_bootstrap_machinery_at_the_data_itself_is_the_exact_coefficient(fleiss_rows, alpha_rows):
     """One redraw that keeps every item once must give the exact value: the weighted sums are the formulas."""
-    from exactstats.judges import _alpha_from_weights, _alpha_terms, _fleiss_from_weights, _fleiss_terms
+    from exactstats.judges import (
+        _alpha_from_weights,
+        _alpha_terms,
+        _fleiss_from_weights,
+        _fleiss_terms,
+        _pairable_units,
+    )
 
     ones = lambda k: np.ones((1, k))  # noqa: E731
     try:
@@ -267,7 +273,7 @@ def test_bootstrap_machinery_at_the_data_itself_is_the_exact_coefficient(fleiss_
             exact = es.krippendorff_alpha(alpha_rows, level)
         except ValueError:
             continue
-        coincidences, delta = _alpha_terms(alpha_rows, level)
+        coincidences, delta = _alpha_terms(_pairable_units(alpha_rows, level), level)
         value = _alpha_from_weights(coincidences, delta, ones(len(coincidences)))[0]
         assert value == pytest.approx(float(exact), abs=1e-9)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import combinations
@@ -33,7 +34,7 @@ from ..judges import (
     weighted_kappa,
 )
 from .csv_rows import read_csv_rows
-from .render import Block, markdown_from_blocks
+from .render import Block, markdown_from_blocks, short_exact
 
 COLUMNS = ("item", "rater", "label")
 
@@ -117,19 +118,33 @@ class AgreementReport:
 _ALWAYS = ("raters", "items", "agreement", "kappa", "ac1")  # JSON keys a pair always has
 
 
+@dataclass(frozen=True)
+class KappaTest:
+    """Cohen's kappa of two raters with its p-value: exact (conditional on both margins) up to
+    ``MAX_EXACT_ITEMS`` shared items, Monte Carlo beyond; ``kappa`` None where it is undefined."""
+
+    kappa: Fraction | None
+    p: Fraction | float | None
+    method: str
+
+
+def kappa_test(a: Sequence[Any], b: Sequence[Any]) -> KappaTest:
+    """Kappa and its p-value by the best method the size allows (the choice every report makes)."""
+    try:
+        kappa = cohen_kappa(a, b)
+    except ExactStatsError:
+        return KappaTest(None, None, "undefined: one label throughout")
+    if len(a) <= MAX_EXACT_ITEMS:
+        return KappaTest(kappa, kappa_p_value(a, b), "exact conditional")
+    return KappaTest(kappa, kappa_p_value_float(a, b), "Monte Carlo, 100,000 rearrangements")
+
+
 def _pair_row(first: str, second: str, a: list[str], b: list[str], ordinal: bool) -> AgreementPair:
     row = AgreementPair([first, second], len(a), agreement=str(percent_agreement(a, b)))
-    try:
-        row.kappa = str(cohen_kappa(a, b))
-    except ExactStatsError:
-        row.kappa = None  # both raters used one label throughout: kappa is undefined (said in the text)
-    if row.kappa is not None:
-        if len(a) <= MAX_EXACT_ITEMS:
-            exact = kappa_p_value(a, b)
-            row.kappa_p, row.kappa_p_method = float(exact), "exact conditional"
-            row.kappa_p_exact = str(exact) if len(str(exact)) <= 60 else None
-        else:
-            row.kappa_p, row.kappa_p_method = kappa_p_value_float(a, b), "Monte Carlo, 100,000 rearrangements"
+    test = kappa_test(a, b)  # kappa None: both raters used one label throughout (said in the text)
+    if test.kappa is not None and test.p is not None:
+        row.kappa, row.kappa_p, row.kappa_p_method = str(test.kappa), float(test.p), test.method
+        row.kappa_p_exact = short_exact(test.p) if isinstance(test.p, Fraction) else None
     row.ac1 = str(gwet_ac1(a, b)) if len(set(a) | set(b)) > 1 else None
     if ordinal:
         try:
@@ -148,7 +163,8 @@ def summarise(
             f"item {single[0]!r} has one rating ({len(single)} such items): agreement needs two; "
             "pass --drop-single to leave them out"
         )
-    items = [item for item in ratings if item not in set(single)]
+    left_out = set(single)
+    items = [item for item in ratings if item not in left_out]
     if not items:
         raise ExactStatsError("no item has two ratings")
     raters = sorted({r for item in items for r in ratings[item]})

@@ -25,7 +25,7 @@ from ..arena import (
     sign_test,
 )
 from ..multiplicity import holm_adjust
-from .render import Block, html_from_blocks, markdown_from_blocks
+from .render import Block, html_from_blocks, markdown_from_blocks, short_exact
 
 
 @dataclass
@@ -191,8 +191,7 @@ def _sign_tests(met: list[Any], ps: list[Fraction], holm: list[Fraction]) -> lis
 
 
 def _short(x: Fraction) -> str:
-    text = str(x)
-    return text if len(text) <= 60 else f"{float(x):.6g}"
+    return short_exact(x) or f"{float(x):.6g}"
 
 
 def arena_blocks(r: ArenaReport) -> list[Block]:

@@ -72,10 +72,10 @@ def read_rows(path: str, n: int | None = None) -> list[AuditRow]:
     if file.suffix == ".eval":
         return _inspect(inspect_header(file), str(file), n)
     if file.suffix == ".json":
-        data = _load_json(file)
+        data = _load_json(file)  # read once: an Inspect JSON log is its own header (and all its samples)
         if isinstance(data, dict) and "results" in data and isinstance(data["results"], dict):
             if "scores" in data["results"]:
-                return _inspect(inspect_header(file), str(file), n)
+                return _inspect(data, str(file), n)
             return _lm_eval_rows(data, str(file), n)
         raise ExactStatsError(f"{path}: neither an lm-eval results file nor an Inspect log")
     text = file.read_text(encoding="utf-8")
@@ -167,32 +167,30 @@ def _table_rows(header: list[str], body: list[tuple[int, list[str]]], path: str,
     at_name, at_score = _column(header, NAMES["name"]), _column(header, NAMES["score"])
     if at_name is None or at_score is None:
         raise ExactStatsError(f"{path}: needs a name column (model or name) and a score column (score or accuracy)")
-    at = {c: _column(header, (c,)) for c in OPTIONAL}
-    percent = any("%" in row[at_score] or _number(row[at_score], path, line) > 1 for line, row in body)
+    at = {c: i for c in OPTIONAL if (i := _column(header, (c,))) is not None}
+    scores = [_number(row[at_score], path, line) for line, row in body]  # every score a number, read once
+    percent = any("%" in row[at_score] for _, row in body) or any(s > 1 for s in scores)
     rows = []
     seen: dict[tuple[str, str | None], int] = {}
     for line, row in body:
-        cell = _cells(row, at)
-        key = (row[at_name].strip(), cell("k"))
+        cell = {c: row[i].strip().rstrip("%") or None for c, i in at.items()}  # absent or empty: None
+        key = (row[at_name].strip(), cell.get("k"))
         if key in seen:
             raise ExactStatsError(f"{path}, line {line}: {key[0]!r} again (first on line {seen[key]}); one row each")
         seen[key] = line
-        _number(row[at_score], path, line)
-        size = cell("n")
+        where = f"{path}, line {line}"
         rows.append(
             AuditRow(
                 row[at_name].strip(),
                 row[at_score].strip().rstrip("%"),
-                n=as_int(size, f"{path}, line {line}: n") if size else n,
-                stderr=cell("stderr"),
-                ci_low=cell("ci_low"),
-                ci_high=cell("ci_high"),
-                ci_level=cell("level") or "0.95",
+                n=_count(cell, "n", where) or n,
+                stderr=cell.get("stderr"),
+                ci_low=cell.get("ci_low"),
+                ci_high=cell.get("ci_high"),
+                ci_level=cell.get("level") or "0.95",
                 percent=percent,
-                k=as_int(cell("k"), f"{path}, line {line}: k", minimum=1) if cell("k") else None,
-                samples=as_int(cell("samples"), f"{path}, line {line}: samples", minimum=1)
-                if cell("samples")
-                else None,
+                k=_count(cell, "k", where),
+                samples=_count(cell, "samples", where),
             )
         )
     if not rows:
@@ -200,14 +198,10 @@ def _table_rows(header: list[str], body: list[tuple[int, list[str]]], path: str,
     return rows
 
 
-def _cells(row: list[str], at: dict[str, int | None]) -> Any:
-    """A row's optional cells by column name: the text without a percent sign, None where absent or empty."""
-
-    def cell(column: str) -> str | None:
-        i = at[column]
-        return (row[i].strip().rstrip("%") or None) if i is not None else None
-
-    return cell
+def _count(cell: dict[str, str | None], column: str, where: str) -> int | None:
+    """A positive whole number from an optional cell (n, k, samples), None where the cell is absent or empty."""
+    text = cell.get(column)
+    return as_int(text, f"{where}: {column}", minimum=1) if text else None
 
 
 def _number(text: str, path: str, line: int) -> float:

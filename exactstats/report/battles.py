@@ -3,7 +3,8 @@
 Each row names ``model_a``, ``model_b`` and ``winner`` (``model_a``, ``model_b``, ``tie`` or
 ``tie (bothbad)``); other columns are ignored. A bad row is an error naming file and row. A table
 of counts per pair (``model_a``, ``model_b``, ``wins_a``, ``wins_b``, ``tie``, ``tie_bothbad``, as
-Chatbot Arena's published counts) is read as :class:`~exactstats.BattleCounts` (:func:`read_arena`).
+Chatbot Arena's published counts) is read as :class:`~exactstats.BattleCounts` (:func:`read_arena_counts`, which tallies a battles file
+into the same counts).
 """
 
 from __future__ import annotations
@@ -17,16 +18,6 @@ from ..arena import BattleCounts, battle_counts_from_pairs, checked_battles
 from .tables import read_frame
 
 COLUMNS = ("model_a", "model_b", "winner")
-
-
-def read_arena(path: str | Path) -> list[tuple[str, str, str]] | BattleCounts:
-    """Battles, or the counts of a pair-count table (the arena's statistics need only the counts); the file
-    is read once, and its columns say which it is."""
-    from .published import is_pair_counts_table, pair_counts
-
-    path = Path(path)
-    df = _frame(path)
-    return pair_counts(df, str(path)) if is_pair_counts_table(df.columns) else _battles_from(df, path)
 
 
 def read_arena_counts(path: str | Path) -> BattleCounts:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._validate import ExactStatsError
-from ..exercises import EXERCISES, check
+from ..exercises import EXERCISES, check, exercise_order
 from .csv_rows import read_csv_rows
 from .render import Block, html_from_blocks, markdown_from_blocks
 
@@ -117,7 +117,7 @@ def grade_blocks(g: Grades) -> list[Block]:
     exercises = [
         [e, str(c["right"]), str(c["close"]), str(c["wrong"]), str(c["unchecked"]), ", ".join(
             f"{a} ({n})" for a, n in wrong[e].most_common(3))]
-        for e, c in sorted(by_exercise.items(), key=lambda kv: tuple(int(x) for x in kv[0].split(".")))
+        for e, c in sorted(by_exercise.items(), key=lambda kv: exercise_order(kv[0]))
     ]  # fmt: skip
     students = [[s, f"{m:g}"] for s, m in g.students().items()]
     out: list[Block] = [
@@ -146,10 +146,12 @@ def main(args: argparse.Namespace) -> None:
     from . import refuse_to_overwrite_an_input, write_atomically
 
     g = grade(args.submissions)
-    for target, text in ((args.out, grade_table), (args.html, None)):
-        if target:
-            refuse_to_overwrite_an_input(target, [args.submissions])
-            write_atomically(target, text(g) if text else html_from_blocks(grade_blocks(g), [], title="Grades"))
+    if args.out:
+        refuse_to_overwrite_an_input(args.out, [args.submissions])
+        write_atomically(args.out, grade_table(g))
+    if args.html:
+        refuse_to_overwrite_an_input(args.html, [args.submissions])
+        write_atomically(args.html, html_from_blocks(grade_blocks(g), [], title="Grades"))
     print(
         json.dumps(g.to_json()) if args.json else markdown_from_blocks(grade_blocks(g)), end="\n" if args.json else ""
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
@@ -26,9 +27,9 @@ from ..judge_bias import (
     rogan_gladen,
     rogan_gladen_interval_float,
 )
-from ..judges import MAX_EXACT_ITEMS, cohen_kappa, kappa_p_value, kappa_p_value_float
+from .agreement_run import kappa_test
 from .csv_rows import read_csv_rows
-from .render import Block, markdown_from_blocks
+from .render import Block, markdown_from_blocks, short_exact
 
 POSITIVE_LABELS = {"1": "0", "true": "false", "pass": "fail", "yes": "no", "correct": "incorrect"}
 
@@ -124,9 +125,9 @@ def correct_judge(
     u = [int(label == pos) for item, label in judge.items() if item not in human]
     if not u:
         raise ExactStatsError("people labelled every judged item: their own rate is the answer, nothing to correct")
-    kappa, kappa_p, method = _kappa(y, f)
-    tp, fn = sum(a and b for a, b in zip(y, f)), sum(a and not b for a, b in zip(y, f))
-    tn, fp = sum(not a and not b for a, b in zip(y, f)), sum(not a and b for a, b in zip(y, f))
+    test = kappa_test(y, f)
+    cells = Counter(zip(y, f))  # (people, judge)
+    tp, fn, tn, fp = cells[1, 1], cells[1, 0], cells[0, 0], cells[0, 1]
     return JudgeCorrection(
         items=len(judge),
         human_labelled=len(shared),
@@ -134,10 +135,10 @@ def correct_judge(
         positive=pos,
         confidence=str(confidence),
         judge_rate=sum(int(v == pos) for v in judge.values()) / len(judge),
-        agreement=sum(a == b for a, b in zip(y, f)) / len(y),
-        kappa=kappa,
-        kappa_p=kappa_p,
-        kappa_p_method=method,
+        agreement=(tp + tn) / len(y),
+        kappa=None if test.kappa is None else float(test.kappa),
+        kappa_p=None if test.p is None else float(test.p),
+        kappa_p_method=test.method,
         sensitivity=tp / (tp + fn) if tp + fn else None,
         specificity=tn / (tn + fp) if tn + fp else None,
         estimates=[
@@ -148,24 +149,12 @@ def correct_judge(
     )
 
 
-def _kappa(y: list[int], f: list[int]) -> tuple[float | None, float | None, str]:
-    try:
-        kappa = cohen_kappa(y, f)
-    except ExactStatsError:
-        return None, None, "undefined: one label throughout"
-    if len(y) <= MAX_EXACT_ITEMS:
-        return float(kappa), float(kappa_p_value(y, f)), "exact conditional"
-    return float(kappa), kappa_p_value_float(y, f), "Monte Carlo, 100,000 rearrangements"
-
-
-def _short(x: Fraction) -> str | None:
-    return str(x) if len(str(x)) <= 60 else None
-
-
 def _people_only(y: list[int], level: Fraction) -> Estimate:
     rate = Fraction(sum(y), len(y))
     lo, hi = clopper_pearson_interval_float(sum(y), len(y), level)
-    return Estimate("people's labels alone", float(rate), _short(rate), [lo, hi], "Clopper-Pearson: at least the level")
+    return Estimate(
+        "people's labels alone", float(rate), short_exact(rate), [lo, hi], "Clopper-Pearson: at least the level"
+    )
 
 
 def _rogan_gladen(
@@ -178,7 +167,7 @@ def _rogan_gladen(
         return [Estimate("Rogan-Gladen", None, None, None, "", note=f"not available: {exc}")]
     lo, hi = rogan_gladen_interval_float(positives, judged, tp, fn, tn, fp, confidence=level)
     guarantee = "union bound over Clopper-Pearson boxes: at least the level"
-    return [Estimate("Rogan-Gladen", float(rate), _short(rate), [lo, hi], guarantee)]
+    return [Estimate("Rogan-Gladen", float(rate), short_exact(rate), [lo, hi], guarantee)]
 
 
 def _ppi(y: list[int], f: list[int], u: list[int], level: Fraction) -> list[Estimate]:
@@ -186,8 +175,8 @@ def _ppi(y: list[int], f: list[int], u: list[int], level: Fraction) -> list[Esti
     lo, hi = ppi_mean_interval_float(y, f, u, level)
     nlo, nhi = ppi_mean_interval_normal_float(y, f, u, level)
     return [
-        Estimate("prediction-powered", float(rate), _short(rate), [lo, hi], "union bound: at least the level"),
-        Estimate("prediction-powered", float(rate), _short(rate), [nlo, nhi], "normal approximation (as ppi_py)"),
+        Estimate("prediction-powered", float(rate), short_exact(rate), [lo, hi], "union bound: at least the level"),
+        Estimate("prediction-powered", float(rate), short_exact(rate), [nlo, nhi], "normal approximation (as ppi_py)"),
     ]
 
 

@@ -26,7 +26,7 @@ from ..consistency import pass_hat_k
 from ..errorbars import clustered_interval_float
 from ..paired import mcnemar_p_value
 from ..passk import mean_difference_interval, pass_at_k, pass_at_k_differences
-from .render import Block, html_from_blocks, markdown_from_blocks
+from .render import Block, html_from_blocks, markdown_from_blocks, short_exact
 from .tables import read_frame
 
 
@@ -165,10 +165,10 @@ def passk_summary(
                     len(table),
                     int(sum(n for n, _ in table)),
                     float(mean_at),
-                    _exact_text(mean_at),
+                    short_exact(mean_at),
                     _over_problems(at, confidence),
                     float(mean_hat),
-                    _exact_text(mean_hat),
+                    short_exact(mean_hat),
                     _over_problems(hat, confidence),
                 )
             )
@@ -177,10 +177,6 @@ def passk_summary(
 
 def _mean(values: list[Fraction]) -> Fraction:
     return sum(values, Fraction(0)) / len(values)
-
-
-def _exact_text(x: Fraction) -> str | None:
-    return str(x) if len(str(x)) <= 60 else None
 
 
 def _over_problems(values: list[Fraction], confidence: str) -> list[float]:
@@ -223,7 +219,7 @@ def passk_pairs(
                         k,
                         len(shared),
                         float(iv.difference),
-                        _exact_text(iv.difference),
+                        short_exact(iv.difference),
                         [iv.lower, iv.upper],
                         bool(iv.lower > 0 or iv.upper < 0),
                         higher,

@@ -16,6 +16,14 @@ from typing import Any
 from .analysis import Report
 
 Block = tuple[str, Any]
+SHORT_EXACT = 60  # an exact fraction longer than this many characters is given as a float only
+
+
+def short_exact(x: Any) -> str | None:
+    """An exact value as text for a report, or None when it is too long to read."""
+    text = str(x)
+    return text if len(text) <= SHORT_EXACT else None
+
 
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
