@@ -138,6 +138,12 @@ Function                                      What it computes
 :class:`AuditRow`                             One published result, as printed
 :class:`Finding`                              What one check found, with its severity and computation
 :func:`audit_rows`                            Every check on a table of published rows
+:func:`derived_range`                         A formula's values over printed inputs' rounding, attained and enclosed
+:func:`check_derived`                         Whether some admissible input reproduces a derived printed number
+:func:`parse_formula`                         A formula written as text, as a function of its named inputs
+:class:`AuditClaim`                           One published number derived from other printed numbers
+:func:`audit_claims`                          Findings for derived claims the printed inputs do not reproduce
+:class:`ClaimTable`                           A text's claims checked against exact recomputations, as rows
 *many comparisons*
 :func:`holm_adjust`                           Holm's step-down adjusted p-values, exactly (for Fraction ...
 :func:`holm_adjust_float`                     Float twin of holm_adjust on a NumPy array (ties keep ...
@@ -333,6 +339,16 @@ from .calibration import (
     brier_score_float,
     expected_calibration_error_float,
     reliability_float,
+)
+from .claims import (
+    CLAIM_KINDS,
+    CLAIM_TESTS,
+    AuditClaim,
+    ClaimTable,
+    audit_claims,
+    check_derived,
+    derived_range,
+    parse_formula,
 )
 from .clustered import (
     ClusteredComparison,
@@ -717,6 +733,14 @@ __all__ = [
     "AuditRow",
     "Finding",
     "audit_rows",
+    "derived_range",
+    "check_derived",
+    "parse_formula",
+    "AuditClaim",
+    "audit_claims",
+    "CLAIM_KINDS",
+    "CLAIM_TESTS",
+    "ClaimTable",
     # a judge's bias, corrected
     "rogan_gladen",
     "rogan_gladen_interval_float",

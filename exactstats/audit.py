@@ -272,10 +272,35 @@ def _check_stderr(ctx: _Context, row: AuditRow, allowed: range) -> None:
             "warning",
             row.name,
             "stderr",
-            f"stderr {row.stderr} matches neither sqrt(p(1-p)/n) nor sqrt(p(1-p)/(n-1)) for any allowed count "
-            "(clustered or bootstrap errors would explain it; say which)",
+            f"stderr {row.stderr} matches neither sqrt(p(1-p)/n) nor sqrt(p(1-p)/(n-1)) for any allowed count"
+            + _other_conventions(row.stderr, allowed, row.n),
             f"counts {allowed.start}..{allowed.stop - 1} of {row.n}",
         )
+
+
+def _other_conventions(printed: str, allowed: range, n: int) -> str:
+    """What could print a stderr the binomial conventions cannot: its ratio to the binomial stderr, as a
+    clustered stderr's design effect (the ratio squared) and as the most bootstrap draws whose estimate
+    lands that far from the binomial one within two of its standard errors (relative error about
+    1/sqrt(2B), a normal approximation, so floats)."""
+    lo, hi = (float(x) for x in rounding_interval(printed))
+    binomial = [math.sqrt(k * (n - k) / n**3) for k in (allowed.start, allowed.stop - 1) if 0 < k < n]
+    if not binomial or hi <= 0:
+        return ""
+    ratio_lo, ratio_hi = max(lo, 0.0) / max(binomial), hi / min(binomial)
+    if ratio_lo <= 1 <= ratio_hi:
+        bootstrap = "so would a bootstrap of the score"
+    else:
+        draws = math.floor(2 / min(abs(ratio_lo - 1), abs(ratio_hi - 1)) ** 2)
+        bootstrap = (
+            f"a bootstrap of at most {draws:,} draws could land this far from it"
+            if draws >= 10
+            else "a bootstrap would not"
+        )
+    return (
+        f"; it is {ratio_lo:.3g} to {ratio_hi:.3g} times the binomial stderr: a clustered stderr with design "
+        f"effect {ratio_lo**2:.3g} to {ratio_hi**2:.3g} would explain it; {bootstrap} (say which)"
+    )
 
 
 def _sample(allowed: range, most: int = 50) -> range:

@@ -137,9 +137,7 @@ def separated_all_by() -> int:
 
 def prints_as(percent: str, n: int) -> list[int]:
     """Every count k of n whose percentage prints as ``percent`` (the checking chapter's rounding interval)."""
-    from book._code.seedcheck import rounding_interval
-
-    lo, hi = rounding_interval(percent)
+    lo, hi = es.rounding_interval(percent)
     return [k for k in range(n + 1) if lo <= Fraction(100 * k, n) <= hi]
 
 

@@ -366,6 +366,33 @@ def truths_sequential(g: dict, data: Path, real: Path) -> None:
     assert g["stop_compare"].startswith("peeking stopped") and g["tied_mix"] < g["tied_naive"]
 
 
+def truths_claims(g: dict, data: Path, real: Path) -> None:
+    """The audited MMLU-Pro leaderboard: the printed table's flagged pairs (the best case: every question on
+    which two neighbours differ going one way, 2/2^d) and the per-question pairs, both under Holm."""
+    df = _pro(real)
+    shared = df.groupby("question_id")["model"].nunique() == df["model"].nunique()
+    df = df[df["question_id"].isin(shared[shared].index)]
+    right = (df["pred"] == df["answer_latest"]).astype(int)
+    wide = right.groupby([df["model"], df["question_id"]]).first().unstack()
+    n = wide.shape[1]
+    ranked = list(wide.mean(axis=1).sort_values(ascending=False, kind="stable").index)
+
+    def holm_kept(ps: list[float]) -> int:  # pairs Holm does not reject at 5%
+        order = sorted(ps)
+        stop = next((i for i, p in enumerate(order) if p * (len(ps) - i) > 0.05), len(ps))
+        return len(ps) - stop
+
+    printed = [round(100 * wide.loc[m].sum() / n, 1) for m in ranked]
+    most = [int(np.floor((p + 0.05) / 100 * n + 1e-9)) for p in printed]  # the largest count printing so
+    least = [int(np.ceil((p - 0.05) / 100 * n - 1e-9)) for p in printed]
+    best = [min(1.0, 2.0 / 2 ** (most[i] - least[i + 1])) for i in range(len(ranked) - 1)]
+    ps = [_mcnemar(wide.loc[a].to_numpy(), wide.loc[b].to_numpy())[2] for a, b in zip(ranked[:-1], ranked[1:])]
+    assert g["board_models"] == len(ranked) and g["board_n"] == f"{n:,}" and g["board_pairs"] == len(ranked) - 1
+    flagged = holm_kept(best)
+    assert g["board_flagged"] == (f"{flagged} of them" if flagged else "none of them")
+    assert g["board_unseparated"] == holm_kept(ps)
+
+
 def truths_judges(g: dict, data: Path, real: Path) -> None:
     from scipy.stats import beta, norm
 
@@ -474,9 +501,11 @@ CASES = [
     ("sequential", tie_weakest, truths_sequential),
     ("sequential", weaken_pro_leader, truths_sequential),
     ("judges", swap_judge_sides, truths_judges),
+    ("claims", swap_pro_top, truths_claims),
+    ("claims", weaken_pro_leader, truths_claims),
     ("judges", judge_copies_crowd, truths_judges),
 ]
-DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data", "sequential", "judges"}
+DATA_CHAPTERS = {"difference", "panels", "passk", "arena", "data", "sequential", "judges", "claims"}
 # the perturbations whose data falsify a sentence the chapter cannot reword, with the words of the guard that must
 # stop them (the weakest pair becomes separated; the MMLU-Pro top pair is no longer separated). Every other case
 # must run to the end, so that its sentences are checked: a chapter that stopped on all of them would test nothing.

@@ -4,7 +4,11 @@ Inputs: an lm-eval ``results_*.json`` (or the folder holding it), an Inspect log
 ``.eval``: its header's scores), or a table pasted from a paper or README, as CSV or Markdown, with a
 column for the name (``model`` or ``name``) and the score (``score``, ``accuracy`` or ``acc``), and
 optionally ``n``, ``stderr``, ``ci_low``, ``ci_high``, ``level``, and for pass@k rows ``k`` and
-``samples`` (per problem). A score above 1 or written with ``%`` is read as a percentage. Every check
+``samples`` (per problem). A table with a ``formula`` column holds derived claims instead: ``claim``
+(or ``name``), ``printed`` (empty where the text gives the claim without its number), ``formula``
+(arithmetic, ``sqrt`` and ``abs`` over named inputs; numbers written in it are exact), ``inputs``
+(``a=0.718; b=0.700``: the printed numbers it uses) and optionally ``check`` (``whole`` for a claim
+that the formula gives a whole number). A score above 1 or written with ``%`` is read as a percentage. Every check
 is one call of :mod:`exactstats.audit`; numbers from JSON files are exact floats and are read to twelve
 decimals.
 """
@@ -21,6 +25,7 @@ from typing import Any
 
 from .._validate import ExactStatsError, as_int
 from ..audit import SEVERITIES, AuditRow, Finding, audit_rows
+from ..claims import AuditClaim, audit_claims
 from .csv_rows import read_csv_rows
 from .importers import inspect_header, lm_eval_sample_counts
 from .render import Block, markdown_from_blocks
@@ -53,8 +58,8 @@ class AuditReport:
         }
 
 
-def read_rows(path: str, n: int | None = None) -> list[AuditRow]:
-    """The published rows of one input, by its kind."""
+def read_rows(path: str, n: int | None = None) -> list[AuditRow] | list[AuditClaim]:
+    """The published rows of one input, by its kind: scores, or derived claims (a table with a formula)."""
     file = Path(path)
     if not file.exists():
         raise ExactStatsError(f"{path}: no such file or folder")
@@ -80,6 +85,8 @@ def read_rows(path: str, n: int | None = None) -> list[AuditRow]:
         raise ExactStatsError(f"{path}: neither an lm-eval results file nor an Inspect log")
     text = file.read_text(encoding="utf-8")
     header, body = _markdown_table(text, path) if "|" in text.splitlines()[0] else read_csv_rows(path)
+    if _column(header, ("formula",)) is not None:
+        return _claim_rows(header, body, path)
     return _table_rows(header, body, path, n)
 
 
@@ -198,17 +205,52 @@ def _table_rows(header: list[str], body: list[tuple[int, list[str]]], path: str,
     return rows
 
 
+def _claim_rows(header: list[str], body: list[tuple[int, list[str]]], path: str) -> list[AuditClaim]:
+    at = {c: _column(header, names) for c, names in CLAIM_COLUMNS.items()}
+    missing = [c for c in ("name", "printed", "formula") if at[c] is None]
+    if missing:
+        raise ExactStatsError(f"{path}: a table with a formula needs the columns {', '.join(missing)} too")
+    claims = []
+    for line, row in body:
+        cell = {c: row[i].strip() if i is not None else "" for c, i in at.items()}
+        check = cell["check"].lower() or "value"
+        if check not in ("value", "whole"):
+            raise ExactStatsError(f"{path}, line {line}: check must be value or whole, got {cell['check']!r}")
+        inputs = _inputs(cell["inputs"], f"{path}, line {line}")
+        claims.append(AuditClaim(cell["name"], cell["printed"], cell["formula"], inputs, whole=check == "whole"))
+    if not claims:
+        raise ExactStatsError(f"{path}: no rows")
+    return claims
+
+
+CLAIM_COLUMNS = {"name": ("claim", "name"), "printed": ("printed",), "formula": ("formula",),
+                 "inputs": ("inputs",), "check": ("check",)}  # fmt: skip
+
+
+def _inputs(text: str, where: str) -> dict[str, str]:
+    """``a=0.718; b=0.700`` (or commas) as names and printed numbers, each a number."""
+    inputs: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in re.split(r"[;,]", text))):
+        name, equals, value = (x.strip() for x in part.partition("="))
+        if not equals or not name.isidentifier() or name in inputs:
+            raise ExactStatsError(f"{where}: inputs must read like a=0.718; b=0.700, got {part!r}")
+        _number(value, where, 0, what=f"input {name}")
+        inputs[name] = value
+    return inputs
+
+
 def _count(cell: dict[str, str | None], column: str, where: str) -> int | None:
     """A positive whole number from an optional cell (n, k, samples), None where the cell is absent or empty."""
     text = cell.get(column)
     return as_int(text, f"{where}: {column}", minimum=1) if text else None
 
 
-def _number(text: str, path: str, line: int) -> float:
+def _number(text: str, path: str, line: int, what: str = "score") -> float:
     try:
         return float(text.strip().rstrip("%"))
     except ValueError:
-        raise ExactStatsError(f"{path}, line {line}: score {text!r} is not a number") from None
+        where = f"{path}, line {line}" if line else path
+        raise ExactStatsError(f"{where}: {what} {text!r} is not a number") from None
 
 
 def audit_blocks(r: AuditReport) -> list[Block]:
@@ -221,8 +263,9 @@ def audit_blocks(r: AuditReport) -> list[Block]:
     out.append(
         (
             "p",
-            "error: no count, convention or method reproduces the printed number; warning: only an unusual one "
-            "does, or no data consistent with the numbers supports the claim; note: what was identified.",
+            "error: no count, convention, method or admissible input reproduces the printed number; warning: only "
+            "an unusual one does (or only inputs away from their printed values), or no data consistent with the "
+            "numbers supports the claim; note: what was identified.",
         )
     )
     return out
@@ -231,7 +274,9 @@ def audit_blocks(r: AuditReport) -> list[Block]:
 def main(args: argparse.Namespace) -> None:
     n = as_int(args.n, "--n", minimum=1) if args.n else None
     rows = read_rows(args.input, n)
-    report = AuditReport(args.input, len(rows), audit_rows(rows, args.alpha))
+    claims = [r for r in rows if isinstance(r, AuditClaim)]
+    scores = [r for r in rows if isinstance(r, AuditRow)]
+    report = AuditReport(args.input, len(rows), audit_claims(claims) + audit_rows(scores, args.alpha))
     if args.out:  # rendered in full before the file is touched, never over the input
         from . import refuse_to_overwrite_an_input, write_atomically
         from .render import html_from_blocks
