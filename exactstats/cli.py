@@ -1,4 +1,4 @@
-"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|arena|report|sequential|agreement|judge-correct|audit|grade``.
+"""Command line: ``exactstats passk|condorcet|mcnemar|equivalence|coverage|size|power|neff|wilson|prove|check|exercise|arena|report|sequential|agreement|judge-correct|audit|grade``.
 
 Each command prints the exact result and a decimal; ``--json`` prints one JSON
 object with ``"exact"`` (a string such as ``"7/10"``, or null when the result is
@@ -294,12 +294,24 @@ def cmd_check(args: argparse.Namespace) -> None:
     from .exercises import check
 
     verdict, message = check(
-        args.exercise, args.answer if len(args.answer) > 1 or "," in args.answer[0] else args.answer[0]
+        args.exercise,
+        args.answer if len(args.answer) > 1 or "," in args.answer[0] else args.answer[0],
+        student=args.student,
     )
     if args.json:
         print(json.dumps({"exercise": args.exercise, "verdict": verdict, "message": message}))
     else:
         print(f"Exercise {args.exercise}: {message}")
+
+
+def cmd_exercise(args: argparse.Namespace) -> None:
+    from .variants import numbers, statement
+
+    text, values = statement(args.exercise, args.student), numbers(args.exercise, args.student)
+    if args.json:
+        print(json.dumps({"exercise": args.exercise, "student": args.student, "statement": text, "numbers": values}))
+    else:
+        print(f"Exercise {args.exercise}{f' for {args.student}' if args.student else ''}: {text}")
 
 
 def _adder(sub: Any) -> Callable[[str, Callable[..., Any], str], argparse.ArgumentParser]:
@@ -437,8 +449,23 @@ def _add_data_commands(sub: Any) -> None:
     )
     p.add_argument("exercise", help="the exercise number, e.g. 3.1")
     p.add_argument("answer", nargs="+", help="your answer")
+    p.add_argument("--student", help="your student id: check against your own version (exactstats exercise)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "exercise",
+        help="print a book exercise with your own numbers (one version per student id)",
+        description="Print Exercise N.M as a student gets it: the numbers are drawn from the student id, the "
+        "same every time for the same id; without an id, the book's numbers. Check the answer with "
+        "exactstats check N.M ANSWER --student ID.",
+        epilog="examples:\n  exactstats exercise 1.1 --student s-0042\n  exactstats exercise 3.1",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("exercise", help="the exercise number, e.g. 3.1")
+    p.add_argument("--student", help="your student id (as your teacher gave it)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_exercise)
 
     p = sub.add_parser(
         "arena",

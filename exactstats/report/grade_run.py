@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._validate import ExactStatsError
-from ..exercises import EXERCISES, check, exercise_order
+from ..exercises import check, exercise_order
+from ..variants import EXERCISES, LABELS
 from .csv_rows import read_csv_rows
 from .render import Block, html_from_blocks, markdown_from_blocks
 
@@ -31,6 +32,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("submissions", help="CSV with columns student, exercise, answer (one row per answer)")
     p.add_argument("--out", help="write the grade table (one row per student and exercise) as CSV here")
     p.add_argument("--html", help="write a summary page (per exercise, per student, common wrong answers) here")
+    p.add_argument(
+        "--book-numbers",
+        action="store_true",
+        help="grade every answer against the book's numbers (a class that did the book's versions), not each "
+        "student's own (exactstats exercise N.M --student ID)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -66,8 +73,9 @@ class Grades:
         }
 
 
-def grade(path: str) -> Grades:
-    """Every row of a submissions file, graded; rows that cannot be graded are named in ``problems``."""
+def grade(path: str, book_numbers: bool = False) -> Grades:
+    """Every row of a submissions file, graded against that student's version of the exercise (the book's
+    numbers for everyone with ``book_numbers``); rows that cannot be graded are named in ``problems``."""
     header, body = read_csv_rows(path)
     if not set(COLUMNS) <= set(header):
         raise ExactStatsError(f"{path}: needs columns student, exercise, answer (got {', '.join(header)})")
@@ -76,30 +84,33 @@ def grade(path: str) -> Grades:
     first: dict[tuple[str, str], int] = {}
     for line, row in body:
         student, exercise, answer = (row[at[c]].strip() for c in COLUMNS)
-        out.rows.append(_grade_row(out, first, line, student, exercise, answer))
+        out.rows.append(_grade_row(out, first, line, (student, exercise, answer), book_numbers))
     if not out.rows:
         raise ExactStatsError(f"{path}: no submissions")
     return out
 
 
 def _grade_row(
-    out: Grades, first: dict[tuple[str, str], int], line: int, student: str, exercise: str, answer: str
+    out: Grades, first: dict[tuple[str, str], int], line: int, row: tuple[str, str, str], book_numbers: bool
 ) -> Graded:
+    student, exercise, answer = row
+
     def invalid(problem: str) -> Graded:
         out.problems.append(f"line {line}: {problem}")
         return Graded(line, student, exercise, answer, "invalid", problem, None)
 
     if not student or not exercise:
         return invalid("empty student or exercise")
-    if exercise not in EXERCISES:
+    if exercise not in LABELS:
         return invalid(f"no exercise {exercise!r} in the book")
     if (student, exercise) in first:
         return invalid(f"{student} answered {exercise} already on line {first[(student, exercise)]}; not graded")
     first[(student, exercise)] = line
-    kind = EXERCISES[exercise][1]
+    variant = EXERCISES.get(LABELS[exercise])
+    kind = variant.kind if variant else "prose"
     typed = ",".join(answer.split()) if kind == "list" and "," not in answer else answer
     try:
-        verdict, message = check(exercise, typed)
+        verdict, message = check(exercise, typed, student=None if book_numbers else student)
     except (ExactStatsError, ValueError, ArithmeticError):
         return invalid(f"the answer {answer!r} to {exercise} is not a number this exercise reads")
     return Graded(line, student, exercise, answer, verdict, message, MARKS.get(verdict))
@@ -145,7 +156,7 @@ def grade_table(g: Grades) -> str:
 def main(args: argparse.Namespace) -> None:
     from . import refuse_to_overwrite_an_input, write_atomically
 
-    g = grade(args.submissions)
+    g = grade(args.submissions, book_numbers=args.book_numbers)
     if args.out:
         refuse_to_overwrite_an_input(args.out, [args.submissions])
         write_atomically(args.out, grade_table(g))
