@@ -18,7 +18,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html pages student test lint venv sandbox-tools page-tools bench data data-check clean
+.PHONY: html pages student test lint venv sandbox-tools page-tools pyodide bench data data-check clean
 
 venv: $(STAMP)
 
@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml requirements-nodeps.txt
 	$(BIN)/python -m ipykernel install --prefix $(abspath $(VENV)) --name python3 > /dev/null
 	touch $(STAMP)
 
-html: $(STAMP)
+html: $(STAMP) pyodide
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
 	$(BIN)/sphinx-build -W -n -b html . $(BUILD)/html
 
@@ -46,13 +46,21 @@ page-tools:
 	    apt-get update -qq && apt-get install -y -qq chromium > /dev/null; } || \
 	  { echo "make pages needs Chromium (apt-get install chromium)"; exit 1; }
 
+# The in-browser page's Python: Pyodide's core runtime from the npm package (sha512 checked by tools/browser.py),
+# copied beside the built pages with a wheel of the exact core. npm comes from Debian where it is missing.
+pyodide: $(STAMP)
+	@command -v npm > /dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get > /dev/null && \
+	    apt-get update -qq && apt-get install -y -qq npm > /dev/null; } || \
+	  { echo "make pyodide needs npm (apt-get install npm)"; exit 1; }
+	@$(BIN)/python -m tools.browser fetch .pyodide > /dev/null
+
 # The classroom edition: no solutions anywhere in the output (checked after the build).
-student: $(STAMP)
+student: $(STAMP) pyodide
 	mkdir -p $(IPYTHONDIR) $(JUPYTER_DATA_DIR) $(JUPYTER_RUNTIME_DIR) $(MPLCONFIGDIR)
 	$(BIN)/sphinx-build -W -n -t student -b html -d $(BUILD)/student/doctrees . $(BUILD)/student/html
 	$(BIN)/python -m tests.check_student $(BUILD)/student/html
 
-test: lint sandbox-tools
+test: lint sandbox-tools pyodide
 	@$(MAKE) --no-print-directory page-tools || echo "warning: no Chromium: the page check's own tests are skipped"
 	$(BIN)/python -m pytest -q
 

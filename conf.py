@@ -37,6 +37,8 @@ exclude_patterns = [
     "scoring/**",
     "exactstats/**",
     "benchmarks/**",
+    ".pyodide/**",
+    "tools/**",
     "**/.ipynb_checkpoints",
     ".pytest_cache",
     ".hypothesis",
@@ -118,6 +120,14 @@ def _copy_plotly(app):
         shutil.copyfile(src, dst)
 
 
+def _browser_python(app, exception):
+    """The in-browser page's runtime and a wheel of the exact core, beside the built pages (tools/browser.py)."""
+    if exception is None and app.builder.format == "html":
+        from tools.browser import install
+
+        install(Path(app.outdir), ROOT / ".pyodide" / "package")
+
+
 def _sphinx_proof_parallel_fix(app):
     # sphinx-proof 0.4.0's domain lacks merge_domaindata, which breaks -j builds
     try:
@@ -167,6 +177,7 @@ def setup(app):
     from book._code.tables import GluedTable, depart_glued_table, table_title, visit_glued_table
 
     app.connect("builder-inited", _copy_plotly)
+    app.connect("build-finished", _browser_python)
     app.add_enumerable_node(GluedTable, "table", table_title, html=(visit_glued_table, depart_glued_table))
     app.connect("doctree-read", _glued_tables, priority=400)
     _sphinx_proof_parallel_fix(app)

@@ -15,7 +15,7 @@ from collections.abc import Sequence, Sized
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
+from ._lazy import np, numpy_loaded
 
 
 class ExactStatsError(ValueError):
@@ -44,6 +44,13 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]+")
 MAX_EXACT_BITS = 1 << 22
 
 
+def _numpy_types(name: str) -> tuple[type, ...]:
+    """NumPy's scalar type ``name`` where NumPy is imported; none otherwise (nothing can be a NumPy scalar
+    before NumPy is imported, and the exact core must not import it)."""
+    numpy = numpy_loaded()
+    return (getattr(numpy, name),) if numpy is not None else ()
+
+
 def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """Return ``value`` as an int: whole numbers, and exact values that are whole (``"5.0"``, ``Fraction(10, 2)``).
 
@@ -51,7 +58,7 @@ def as_int(value: Any, name: str, *, minimum: int | None = None, maximum: int | 
     """
     if isinstance(value, bool):
         raise ExactStatsError(f"{name} must be a whole number, got {value!r}")
-    if not isinstance(value, (numbers.Integral, np.integer)):
+    if not isinstance(value, (numbers.Integral, *_numpy_types("integer"))):
         if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()) and len(value.strip()) <= 4000:
             value = int(value.strip())
         else:
@@ -80,12 +87,14 @@ def as_fraction(value: Any, name: str) -> Fraction:
         raise ExactStatsError(f"{name} must be a number, got {value!r}")
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, (numbers.Integral, np.integer)):
-        return Fraction(int(value))
-    if isinstance(value, (float, np.floating)):
-        if not math.isfinite(value):
+    if isinstance(value, (numbers.Integral, *_numpy_types("integer"))):
+        whole: Any = value  # an int or a NumPy integer scalar
+        return Fraction(int(whole))
+    if isinstance(value, (float, *_numpy_types("floating"))):
+        real: Any = value  # a float or a NumPy floating scalar
+        if not math.isfinite(real):
             raise ExactStatsError(f"{name} must be finite, got {value!r}")
-        return Fraction(repr(float(value)))
+        return Fraction(repr(float(real)))
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, str):

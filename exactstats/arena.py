@@ -32,8 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_fraction, as_int, as_tie_rule
 from .paired import mcnemar_p_value
 

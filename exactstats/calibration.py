@@ -15,8 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_fraction, as_int
 
 __all__ = ["brier_score", "brier_score_float", "Calibration", "expected_calibration_error_float", "reliability_float"]

@@ -539,19 +539,23 @@ FILE_COMMANDS = {  # name: (module under report/ holding add_arguments and main,
 }
 
 
-def _add_file_commands(sub: Any) -> None:
-    """The commands that read files; each one's options and runner live in its module under report/."""
+def _add_file_commands(sub: Any, wanted: str | None) -> None:
+    """The commands that read files; each one's options and runner live in its module under report/, which
+    is imported only for the command run (``wanted``; every one when None): the report modules need NumPy
+    and pandas, the other commands run on the exact core alone."""
     import importlib
 
     for name, (module, help_text, description, examples) in FILE_COMMANDS.items():
         extra = {"epilog": f"examples:\n  {examples}", "formatter_class": argparse.RawDescriptionHelpFormatter}
         p = sub.add_parser(name, help=help_text, description=description, **(extra if examples else {}))
-        runner = importlib.import_module(f".report{'.' + module if module else ''}", __package__)
-        p.set_defaults(func=runner.main)
-        runner.add_arguments(p)
+        if wanted is None or wanted == name:
+            runner = importlib.import_module(f".report{'.' + module if module else ''}", __package__)
+            p.set_defaults(func=runner.main)
+            runner.add_arguments(p)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command``, the file commands other than it are named but not loaded."""
     parser = _Parser(prog="exactstats", description="Exact statistics for language-model evaluation.", epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"exactstats {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -560,7 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_level_commands(add)
     _add_design_commands(add)
     _add_data_commands(sub)
-    _add_file_commands(sub)
+    _add_file_commands(sub, command)
     return parser
 
 
@@ -569,9 +573,20 @@ def build_parser() -> argparse.ArgumentParser:
 EXPECTED_FAILURES = (ExactStatsError, OSError, UnicodeDecodeError)
 
 
+def _missing(exc: ImportError) -> str:
+    name = exc.name or "a package that is not installed"
+    return f"this command needs {name} (pip install {name}); the exact commands run without it"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command: exit 0, or 2 with one line on stderr for bad input."""
-    parser = build_parser()
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in given if not a.startswith("-")), "")
+    try:
+        parser = build_parser(command)
+    except ImportError as exc:  # a file command without the report extras (in a browser, say)
+        print(f"exactstats {command}: error: {_missing(exc)}", file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version (0) or a usage error (2, one line already printed)
@@ -584,6 +599,9 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except ImportError as exc:
+        print(f"exactstats {args.command}: error: {_missing(exc)}", file=sys.stderr)
+        return 2
     except EXPECTED_FAILURES as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         print(f"exactstats {args.command}: error: {message}", file=sys.stderr)

@@ -36,9 +36,8 @@ from fractions import Fraction
 from math import lcm
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._binomial import _mpz, binomial_lower_sum, dyadic_fraction
+from ._lazy import np
 from ._validate import (
     ExactStatsError,
     as_binary_matrix,

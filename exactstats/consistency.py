@@ -26,9 +26,8 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from ._binomial import comb
+from ._lazy import np
 from ._validate import ExactStatsError, as_fraction, as_int, as_sample_counts, log2_comb, refuse_if_too_big
 
 __all__ = [

@@ -19,11 +19,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
 if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
+from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
 
 __all__ = [

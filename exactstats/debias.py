@@ -27,8 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_int
 
 __all__ = [

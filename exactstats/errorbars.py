@@ -22,12 +22,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
 if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
 from ._binomial import binomial_cdf_scaled
+from ._lazy import np
 from ._normal import z_value_float
 from ._validate import (
     ExactStatsError,

@@ -30,8 +30,7 @@ from fractions import Fraction
 from math import comb, factorial
 from typing import Any
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_choice, as_fraction, as_int, as_probability, same_length
 from .errorbars import Interval
 

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_choice, as_int, as_probability
 
 __all__ = [

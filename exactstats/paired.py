@@ -19,10 +19,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
 from ._intervals import check_ddof, normal_bounds, z_from
+from ._lazy import np
 from ._validate import (
     ExactStatsError,
     as_binary_matrix,

@@ -24,9 +24,8 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._intervals import check_ddof, normal_bounds, z_from
+from ._lazy import np
 from ._validate import (
     ExactStatsError,
     as_binary_vector,

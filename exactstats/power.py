@@ -17,9 +17,8 @@ import math
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._binomial import binomial_weights, reduced_fraction, trinomial_integers, truncated_binomial_sums
+from ._lazy import np
 from ._normal import one_sided_z_float, z_value_float
 from ._validate import (
     ExactStatsError,

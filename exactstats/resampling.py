@@ -21,9 +21,8 @@ from fractions import Fraction
 from math import comb
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._binomial import _mpz, binomial_weights, reduced_fraction, truncated_binomial_sums
+from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_int, as_tie_rule
 
 __all__ = [

@@ -19,9 +19,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from ._binomial import _mpz, reduced_fraction
+from ._lazy import np
 from ._validate import as_int, as_probability, refuse_if_too_big
 
 __all__ = ["expected_best_accuracy", "expected_best_accuracy_float"]

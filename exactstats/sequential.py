@@ -48,9 +48,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._binomial import _mpz, binomial_weights, comb, reduced_fraction, trinomial_integers
+from ._lazy import np
 from ._validate import (
     ExactStatsError,
     as_beta_prior,

@@ -21,9 +21,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ._intervals import normal_bounds, z_from
+from ._lazy import np
 from ._validate import ExactStatsError, as_fraction
 from .errorbars import Interval
 from .paired import DifferenceInterval

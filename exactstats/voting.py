@@ -16,8 +16,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
+from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_int, as_tie_rule
 
 __all__ = [
