@@ -18,7 +18,7 @@ export MPLCONFIGDIR := $(abspath $(BUILD)/.matplotlib)
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: html pages student test lint venv sandbox-tools page-tools pyodide bench data data-check clean
+.PHONY: html pages pdf student test lint venv sandbox-tools page-tools pyodide bench data data-check clean
 
 venv: $(STAMP)
 
@@ -39,6 +39,11 @@ html: $(STAMP) pyodide
 # cell or code line cut off, no page wider than the window (tests/check_pages.py). Needs `make html` first.
 pages: page-tools
 	$(BIN)/python -m tests.check_pages $(BUILD)/html
+
+# The book as one PDF for teachers who print: every built page printed by headless Chromium and joined,
+# then checked to hold every page's title (tools/pdf.py). Needs `make html` first.
+pdf: page-tools
+	$(BIN)/python -m tools.pdf $(BUILD)/html $(BUILD)/exactstats-book.pdf
 
 page-tools:
 	@command -v chromium > /dev/null || command -v chromium-browser > /dev/null || \
