@@ -38,7 +38,7 @@ def _printed(draw_value, decimals):
     return f"{draw_value:.{decimals}f}"
 
 
-values = st.integers(min_value=100, max_value=980).map(lambda k: F(k, 1000))
+values = st.integers(min_value=100, max_value=900).map(lambda k: F(k, 1000))  # boxes inside (0, 1)
 
 
 @settings(max_examples=60, deadline=None)
@@ -67,12 +67,17 @@ def test_a_claim_printed_from_true_inputs_is_never_impossible(formula, a, b, dec
     inputs = [f"{float(x):.{decimals}f}" for x in (a, b)][: len(names)]
     rng = random.Random(seed)
     point = [lo + (hi - lo) * F(rng.randrange(1001), 1000) for lo, hi in (es.rounding_interval(x) for x in inputs)]
-    value = f(*point)
+    try:
+        value = f(*point)
+    except ZeroDivisionError:
+        return  # the formula is undefined at this point (a root of a negative value)
     printed = f"{float(value.low):.{shown}f}"
     if abs(float(value.low) * 10**shown % 1 - 0.5) < 1e-6:
         return  # a value on a rounding boundary: a float print may go either way
     verdict = es.check_derived(printed, f, inputs).verdict
-    assert verdict in ("reproduced", "rounded inputs"), (formula, inputs, point, printed, verdict)
+    assert verdict != "impossible", (formula, inputs, point, printed)
+    if es.derived_range(f, inputs).enclosure is not None:  # defined on the whole box: always decided
+        assert verdict in ("reproduced", "rounded inputs"), (formula, inputs, point, printed, verdict)
 
 
 def test_face_value_reproduced_or_not():
