@@ -138,8 +138,8 @@ def _sphinx_proof_parallel_fix(app):
         ProofDomain.merge_domaindata = lambda self, docnames, otherdata: None
 
 
-# The student edition (`make student`, sphinx-build -t student): solutions are cut from the sources
-# before parsing, so no page, search index, notebook or copied source holds them.
+# The student edition (`make student`, sphinx-build -t student): solutions are taken out of each parsed
+# document (book/_code/student.py), so no page or search index holds them, and the copied sources are cut.
 STUDENT = "student" in tags  # noqa: F821 - `tags` is provided by Sphinx when it runs this file
 if STUDENT:
     html_title += " (student edition)"
@@ -182,9 +182,9 @@ def setup(app):
     app.connect("doctree-read", _glued_tables, priority=400)
     _sphinx_proof_parallel_fix(app)
     if STUDENT:
-        from book._code.student import on_source_read
+        from book._code.student import remove_solutions
 
-        app.connect("source-read", on_source_read)
+        app.connect("doctree-read", remove_solutions, priority=900)  # after sphinx-exercise has built them
         app.connect("build-finished", _student_sources)
 
 

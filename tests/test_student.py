@@ -49,3 +49,20 @@ def test_every_chapter_strips_cleanly():
 def test_unclosed_solution_is_an_error():
     with pytest.raises(ValueError):
         strip_solutions("```{solution-start} e1\n```\ntext\n")
+
+
+def test_remove_solutions_takes_every_solution_node_out_of_a_document():
+    from docutils import nodes
+    from sphinx_exercise.nodes import solution_node
+
+    from book._code.student import remove_solutions
+
+    doc = nodes.section()
+    keep = nodes.paragraph(text="the exercise")
+    doc += keep
+    inner = nodes.section()
+    inner += solution_node("", nodes.paragraph(text="the answer"))  # nested inside a section, too
+    doc += solution_node("", nodes.paragraph(text="the answer"))
+    doc += inner
+    remove_solutions(None, doc)
+    assert not list(doc.findall(solution_node)) and "the answer" not in doc.astext() and keep.parent is doc

@@ -1,9 +1,12 @@
-"""The student edition: the book's sources with every solution removed before Sphinx parses them.
+"""The student edition: the book with every solution removed from what students get.
 
 A solution is the span from a ``{solution-start}`` fence to the matching ``{solution-end}``
-block (text and executed cells alike). Removing it from the source, rather than hiding it
-in the page, keeps it out of the HTML, the search index and the executed notebooks; the
-student build also copies no sources.
+block (text and executed cells alike). The chapters are parsed and executed exactly as in the
+full edition, so the student build finds every cell's outputs in the execution cache that
+``make html`` filled (it executed every chapter again when the sources were cut first); then
+:func:`remove_solutions` takes each solution out of the parsed document before anything is
+written, so no page or search index holds it. Sources given for download are rewritten
+with :func:`strip_solutions` (conf.py), and ``tests/check_student.py`` reads the whole output.
 """
 
 from __future__ import annotations
@@ -35,5 +38,10 @@ def strip_solutions(text: str) -> str:
     return "".join(out)
 
 
-def on_source_read(app, docname: str, source: list[str]) -> None:
-    source[0] = strip_solutions(source[0])
+def remove_solutions(app, doctree) -> None:
+    """Every solution node (sphinx-exercise's, holding the solution's text and cells) out of the document."""
+    from sphinx_exercise.nodes import solution_end_node, solution_node, solution_start_node
+
+    for kind in (solution_node, solution_start_node, solution_end_node):
+        for node in list(doctree.findall(kind)):
+            node.parent.remove(node)
