@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
+from ._blockwise import co_occurrence
 from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
 
@@ -96,13 +97,18 @@ def phi_matrix_float(errors: Any) -> np.ndarray:
     >>> phi_matrix_float([[1, 1, 0, 0], [1, 0, 0, 0]]).round(4).tolist()
     [[1.0, 0.5774], [0.5774, 1.0]]
     """
-    e = as_binary_matrix(errors, "errors").astype(float)
+    e = as_binary_matrix(errors, "errors")
     if e.shape[0] < 2:
         raise ExactStatsError(f"errors must have at least 2 rows (models), got {e.shape[0]}")
-    sd = e.std(axis=1)
-    if np.any(sd == 0):
-        raise ExactStatsError(f"errors row {int(np.argmax(sd == 0))} is constant: phi is undefined for it")
-    return np.asarray(np.corrcoef(e))
+    n, ones = e.shape[1], e.sum(axis=1)
+    constant = (ones == 0) | (ones == n)
+    if np.any(constant):
+        raise ExactStatsError(f"errors row {int(np.argmax(constant))} is constant: phi is undefined for it")
+    # phi from the exact counts: (n both - r_i r_j) / sqrt(r_i (n - r_i) r_j (n - r_j)), blockwise (no float copy)
+    spread = np.sqrt(ones * (n - ones).astype(np.float64))
+    r = (n * co_occurrence(e) - np.outer(ones, ones)) / np.outer(spread, spread)
+    np.fill_diagonal(r, 1.0)
+    return np.asarray(r)
 
 
 def mean_phi_float(errors: Any) -> float:

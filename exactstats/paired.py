@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
+from ._blockwise import co_occurrence
 from ._intervals import check_ddof, normal_bounds, z_from
 from ._lazy import np
 from ._validate import (
@@ -214,8 +215,9 @@ def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> int(b[0, 1]), int(c[0, 1])
     (1, 1)
     """
-    M = as_binary_matrix(C, "C").astype(np.float64)
-    b = np.rint(M @ (1.0 - M).T).astype(np.int64)  # exact: sums of 0/1 products stay far below 2**53
+    M = as_binary_matrix(C, "C")
+    # b[i, j] = right[i] - both[i, j]: one product, blockwise and exact (exactstats._blockwise)
+    b = M.sum(axis=1)[:, None] - co_occurrence(M)
     return b, b.T.copy()
 
 
