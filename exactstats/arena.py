@@ -54,7 +54,9 @@ __all__ = [
     "ELO_SCALE",
 ]
 
-WINNERS = ("model_a", "model_b", "tie", "tie (bothbad)")
+# a battle's winner field and its outcome: 0 model_a won, 1 model_b won, 2 a tie (of either kind)
+OUTCOMES = {"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2}
+WINNERS = tuple(OUTCOMES)
 # fair: a tie is half a win for each side (FastChat's logistic fit duplicates every battle and makes a tie one win
 # each way: the same likelihood, doubled); exclude: ties are left out
 ARENA_TIE_RULES = ("fair", "exclude")
@@ -123,7 +125,7 @@ def battle_counts(battles: Iterable[Sequence[Any]], ties: str = "fair") -> Battl
     ties = as_tie_rule(ties, ARENA_TIE_RULES)
     tally: dict[tuple[str, str], list[int]] = {}
     for a, b, w in checked_battles(battles):
-        tally.setdefault((a, b), [0, 0, 0])[0 if w == "model_a" else 1 if w == "model_b" else 2] += 1
+        tally.setdefault((a, b), [0, 0, 0])[OUTCOMES[w]] += 1
     return battle_counts_from_pairs([(a, b, *cell) for (a, b), cell in tally.items()], ties)
 
 

@@ -55,6 +55,9 @@ __all__ = [
 MAX_INPUTS = 10  # 2^10 corners per part of the box
 SQRT_BITS = 128  # a square root's enclosure is this many bits wide (relative to its denominator), or exact
 BOXES = 4096  # parts of the rounding box a check may look at before it calls a claim undetermined
+# what a function raises when handed a Bounds it cannot compute with (a package function of plain numbers;
+# ExactStatsError is a ValueError): it is then evaluated at the corners only
+_PLAIN_ONLY = (TypeError, ValueError, AttributeError)
 
 
 @dataclass(frozen=True)
@@ -249,7 +252,7 @@ def _point(f: Callable[..., Any], point: tuple[Fraction, ...]) -> Bounds | None:
     try:
         try:
             return _value(f, [Bounds(x, x) for x in point])
-        except (TypeError, ValueError, AttributeError):  # a function of plain numbers (ExactStatsError included)
+        except _PLAIN_ONLY:
             return _value(f, point)
     except ZeroDivisionError:
         return None
@@ -285,7 +288,7 @@ def derived_range(f: Callable[..., Any], inputs: list[str], splits: int = 0) -> 
         enclosures = [_value(f, box) for box in boxes]
     except ZeroDivisionError:
         return DerivedRange(None, None)
-    except (TypeError, ValueError, AttributeError, ExactStatsError):  # a function of plain numbers: its corners
+    except _PLAIN_ONLY:  # a function of plain numbers: its corners
         values = [Fraction(f(*c)) for c in _corners(boxes[0])]  # (it must be defined and continuous on the box)
         return DerivedRange((min(values), max(values)), None)
     attained = _attained([_point(f, c) for box in boxes for c in _corners(box)])
@@ -325,10 +328,16 @@ def check_derived(printed: str, f: Callable[..., Any], inputs: list[str], whole:
     shown = derived_range(f, inputs)
     if face is not None and _reproduces(face, target, whole):
         return DerivedCheck("reproduced", face, shown)
+    if shown.attained is not None and _meets(shown.attained, target, whole):
+        return DerivedCheck("rounded inputs", face, shown)
+    if shown.enclosure is not None and not _meets(shown.enclosure, target, whole):
+        return DerivedCheck("impossible", face, shown)
     if shown.enclosure is None and shown.attained is not None:  # a function of plain numbers: corners only
-        verdict = "rounded inputs" if _meets(shown.attained, target, whole) else "undetermined"
-        return DerivedCheck(verdict, face, shown)
-    return DerivedCheck(_search(f, [str(x) for x in inputs], target, whole), face, shown)
+        return DerivedCheck("undetermined", face, shown)
+    # the whole box decided nothing: search its halves; values attained in different parts span the values
+    # between them only where the whole box's enclosure is finite (the formula is continuous on it)
+    parts = _halves(_boxes([str(x) for x in inputs], 0)[0])
+    return DerivedCheck(_search(f, parts, target, whole, continuous=shown.enclosure is not None), face, shown)
 
 
 def _reproduces(value: Bounds, target: tuple[Fraction, Fraction], whole: bool) -> bool:
@@ -337,13 +346,14 @@ def _reproduces(value: Bounds, target: tuple[Fraction, Fraction], whole: bool) -
     return target[0] <= value.low <= value.high <= target[1]
 
 
-def _search(f: Callable[..., Any], inputs: list[str], target: tuple[Fraction, Fraction], whole: bool) -> str:
-    """Branch and bound over the rounding box: a part whose enclosure misses the target is dropped, a part
-    that may reach it is halved along its widest side, and the values at the parts' corners are values
-    some input gives. Across parts, the values between two attained ones are attained only where the
-    formula is continuous on the whole box (a finite enclosure of the whole box proves it); otherwise
-    each part counts on its own."""
-    parts, looked, undefined = _boxes(inputs, 0), 0, False
+def _search(
+    f: Callable[..., Any], parts: list[list[Bounds]], target: tuple[Fraction, Fraction], whole: bool, continuous: bool
+) -> str:
+    """Branch and bound over parts of the rounding box: a part whose enclosure misses the target is dropped, a
+    part that may reach it is halved along its widest side, and the values at the parts' corners are values
+    some input gives. With ``continuous`` (the whole box has a finite enclosure) the values between two
+    attained ones in different parts are attained too; otherwise each part counts on its own."""
+    looked = 0
     low, high = None, None  # the least upper end and greatest lower end of corner values so far
     while parts and looked < BOXES:
         box = parts.pop()
@@ -351,7 +361,6 @@ def _search(f: Callable[..., Any], inputs: list[str], target: tuple[Fraction, Fr
         try:
             enclosure = _value(f, box)
         except ZeroDivisionError:  # undefined somewhere in this part (or the enclosure is too loose to tell)
-            undefined = True
             parts += _halves(box)
             continue
         if not _meets((enclosure.low, enclosure.high), target, whole):
@@ -362,7 +371,7 @@ def _search(f: Callable[..., Any], inputs: list[str], target: tuple[Fraction, Fr
             continue
         if _meets(here, target, whole):
             return "rounded inputs"
-        if not undefined:
+        if continuous:
             low = here[0] if low is None else min(low, here[0])
             high = here[1] if high is None else max(high, here[1])
             if low <= high and _meets((low, high), target, whole):
@@ -524,18 +533,22 @@ def audit_claims(claims: list[AuditClaim]) -> list[Finding]:
 
 def _claim_findings(claim: AuditClaim, names: list[str], f: Callable[..., Bounds], inputs: list[str]) -> list[Finding]:
     given = ", ".join(f"{n} = {v}" for n, v in zip(names, inputs)) or "no inputs"
-    face = _value(f, [Fraction(x.rstrip("%")) for x in inputs])
-    shown = f"{float(face.low):.6g}"
     if not claim.whole and not claim.printed.strip():
-        return [Finding("note", claim.name, "derived", f"no value printed: {claim.formula} gives {shown}", given)]
+        face = _point(f, tuple(Fraction(x.rstrip("%")) for x in inputs))
+        gives = "is undefined there" if face is None else f"gives {float(face.low):.6g}"
+        return [Finding("note", claim.name, "derived", f"no value printed: {claim.formula} {gives}", given)]
     found = check_derived(claim.printed, f, inputs, whole=claim.whole)
     if found.verdict == "reproduced":
         return []
+    face = found.face
+    shown = "undefined" if face is None else f"{float(face.low):.6g}"
     if inputs:
         computation = f"{claim.formula} at {given}; over the inputs' rounding: {_span(found.range.attained)}"
     else:
-        computation = f"{claim.formula} = {_show(face.low) if face.low == face.high else shown}"
-    if claim.whole:
+        computation = f"{claim.formula} = {_show(face.low) if face is not None and face.low == face.high else shown}"
+    if face is None:
+        message = f"{claim.formula} is undefined at the printed inputs"
+    elif claim.whole:
         message = f"{claim.formula} is {shown}, not a whole number"
     else:
         message = f"the printed inputs give {shown}, which does not print as {claim.printed}"

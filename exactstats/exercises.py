@@ -19,6 +19,7 @@ handful of options it can be guessed.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
@@ -55,7 +56,7 @@ def check(exercise: str, answer: Any, student: str | None = None) -> tuple[str, 
 
     ``answer`` is a Fraction, an int, a decimal string, or for list answers a list or a comma-separated string.
     """
-    ex = variants._exercise(exercise)
+    ex = variants.variant(exercise)
     if ex is None:
         return (
             "unchecked",
@@ -80,7 +81,8 @@ def check(exercise: str, answer: Any, student: str | None = None) -> tuple[str, 
 
 
 def _check_list(answer: Any, want: list[Fraction]) -> tuple[str, str]:
-    items = answer if isinstance(answer, (list, tuple)) else str(answer).strip("[] ").split(",")
+    # a list typed as "3,9", "3, 9" or "3 9" (a class file's cell, say)
+    items = answer if isinstance(answer, (list, tuple)) else re.split(r"[,\s]+", str(answer).strip("[] "))
     values = [_parse_exact(str(v)) for v in items]
     if values == want:
         return "right", "right"

@@ -25,7 +25,7 @@ from typing import Any
 
 from ._validate import ExactStatsError
 
-__all__ = ["Exercise", "EXERCISES", "LABELS", "numbers", "statement", "expected", "exercise_ids"]
+__all__ = ["Exercise", "EXERCISES", "LABELS", "variant", "numbers", "statement", "expected", "exercise_ids"]
 
 Numbers = dict[str, Any]
 
@@ -601,7 +601,8 @@ def exercise_ids() -> list[str]:
     return sorted(LABELS, key=lambda i: tuple(int(x) for x in i.split(".")))
 
 
-def _exercise(exercise_id: str) -> Exercise | None:
+def variant(exercise_id: str) -> Exercise | None:
+    """The generator of an exercise id ("3.1"); None for an exercise that asks for an explanation only."""
     if exercise_id not in LABELS:
         raise ExactStatsError(f"exercise must be one of {', '.join(exercise_ids())}, got {exercise_id!r}")
     return EXERCISES.get(LABELS[exercise_id])
@@ -613,20 +614,20 @@ def numbers(exercise_id: str, student: str | None = None) -> Numbers:
     >>> numbers("4.5", "ada") == numbers("4.5", "ada")   # the same id, the same numbers, every time
     True
     """
-    exercise = _exercise(exercise_id)
+    exercise = variant(exercise_id)
+    if student is not None and not str(student).strip():  # refused for every exercise, drawn or not
+        raise ExactStatsError("student must be a non-empty id")
     if exercise is None:
         return {}
     if student is None or exercise.draw is None:
         return dict(exercise.book)
-    if not str(student).strip():
-        raise ExactStatsError("student must be a non-empty id")
     seed = hashlib.sha256(f"{LABELS[exercise_id]}|{str(student).strip()}".encode()).digest()
     return exercise.draw(random.Random(int.from_bytes(seed[:16], "big")))
 
 
 def statement(exercise_id: str, student: str | None = None) -> str:
     """The exercise as one student gets it (an explanation exercise: where to find it in the book)."""
-    exercise = _exercise(exercise_id)
+    exercise = variant(exercise_id)
     if exercise is None:
         return f"Exercise {exercise_id} asks for an explanation: read it in the book."
     return exercise.question(numbers(exercise_id, student))
@@ -634,5 +635,5 @@ def statement(exercise_id: str, student: str | None = None) -> str:
 
 def expected(exercise_id: str, student: str | None = None) -> Any:
     """The exact answer of one student's version, computed from its numbers now (None: an explanation)."""
-    exercise = _exercise(exercise_id)
+    exercise = variant(exercise_id)
     return None if exercise is None else exercise.answer(numbers(exercise_id, student))

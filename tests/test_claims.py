@@ -263,3 +263,12 @@ def test_claim_table_rows():
     verdicts = [r["verdict"] for r in t.rows]
     assert verdicts == ["agrees (rounded inputs)", "agrees", "DISAGREES", "centred (rounded ends)",
                         "agrees (rounded inputs)", "DISAGREES", "agrees"]  # fmt: skip
+
+
+def test_a_formula_undefined_at_its_printed_inputs_is_a_finding_not_a_crash():
+    found = es.audit_claims([
+        es.AuditClaim("x", "3", "1 / a", {"a": "0.0"}),
+        es.AuditClaim("y", "", "1 / a", {"a": "0.0"}),
+    ])  # fmt: skip
+    assert [f.severity for f in found] == ["note", "note"]
+    assert "undefined at the printed inputs" in found[0].message and "undefined" in found[1].message

@@ -157,3 +157,24 @@ def test_the_teachers_page_examples_print_what_it_says(capsys):
     for command, shown in pairs:
         assert main(shlex.split(command)[1:]) == 0
         assert capsys.readouterr().out.strip().splitlines()[0] == shown.strip(), command
+
+
+def test_the_teachers_page_names_the_exercises_that_read_the_dataset():
+    """The teachers' page lists them by hand; the generators say which they are (``data=True``)."""
+    text = " ".join((ROOT / "book" / "teachers.md").read_text().split())
+    listed = re.search(r"Exercises whose answer comes from the shipped dataset \(([^)]*)\)", text).group(1)
+    reading = sorted((i for i, label in IDS.items() if getattr(variants.EXERCISES.get(label), "data", False)),
+                     key=lambda i: tuple(map(int, i.split("."))))  # fmt: skip
+    assert re.findall(r"`([\d.]+)`", listed) == reading
+
+
+@pytest.mark.parametrize("exercise", ["1.1", "2.5", "9.3"])  # drawn, the same for everyone, an explanation
+def test_a_blank_student_id_is_refused_for_every_exercise(exercise):
+    with pytest.raises(es.ExactStatsError, match="student must be a non-empty id"):
+        variants.numbers(exercise, "  ")
+
+
+def test_a_list_answer_may_be_typed_with_spaces_or_commas():
+    want = [str(v) for v in variants.expected("3.1")]
+    for typed in (",".join(want), ", ".join(want), " ".join(want), want):
+        assert check("3.1", typed)[0] == "right", typed

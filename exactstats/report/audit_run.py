@@ -175,7 +175,7 @@ def _table_rows(header: list[str], body: list[tuple[int, list[str]]], path: str,
     if at_name is None or at_score is None:
         raise ExactStatsError(f"{path}: needs a name column (model or name) and a score column (score or accuracy)")
     at = {c: i for c in OPTIONAL if (i := _column(header, (c,))) is not None}
-    scores = [_number(row[at_score], path, line) for line, row in body]  # every score a number, read once
+    scores = [_number(row[at_score], f"{path}, line {line}") for line, row in body]  # every score, read once
     percent = any("%" in row[at_score] for _, row in body) or any(s > 1 for s in scores)
     rows = []
     seen: dict[tuple[str, str | None], int] = {}
@@ -234,7 +234,7 @@ def _inputs(text: str, where: str) -> dict[str, str]:
         name, equals, value = (x.strip() for x in part.partition("="))
         if not equals or not name.isidentifier() or name in inputs:
             raise ExactStatsError(f"{where}: inputs must read like a=0.718; b=0.700, got {part!r}")
-        _number(value, where, 0, what=f"input {name}")
+        _number(value, where, what=f"input {name}")
         inputs[name] = value
     return inputs
 
@@ -245,11 +245,10 @@ def _count(cell: dict[str, str | None], column: str, where: str) -> int | None:
     return as_int(text, f"{where}: {column}", minimum=1) if text else None
 
 
-def _number(text: str, path: str, line: int, what: str = "score") -> float:
+def _number(text: str, where: str, what: str = "score") -> float:
     try:
         return float(text.strip().rstrip("%"))
     except ValueError:
-        where = f"{path}, line {line}" if line else path
         raise ExactStatsError(f"{where}: {what} {text!r} is not a number") from None
 
 

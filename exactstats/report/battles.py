@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._validate import ExactStatsError
-from ..arena import BattleCounts, battle_counts_from_pairs, checked_battles
+from ..arena import OUTCOMES, BattleCounts, battle_counts_from_pairs, checked_battles
 from .tables import read_frame
 
 COLUMNS = ("model_a", "model_b", "winner")
@@ -41,7 +41,7 @@ def _checked_columns(df: pd.DataFrame, path: Path) -> tuple[pd.Series, pd.Series
     at once; the first bad row is named by the same checks as :func:`~exactstats.checked_battles`."""
     _check_table(df, path)
     a, b, w = (df[c].astype(str) for c in COLUMNS)
-    outcome = w.map({"model_a": 0, "model_b": 1, "tie": 2, "tie (bothbad)": 2})
+    outcome = w.map(OUTCOMES)
     bad = (a.str.strip() == "") | (b.str.strip() == "") | (a == b) | outcome.isna()
     if bad.any():
         i = int(bad.to_numpy().argmax())

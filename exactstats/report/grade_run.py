@@ -20,7 +20,7 @@ from typing import Any
 
 from .._validate import ExactStatsError
 from ..exercises import check, exercise_order
-from ..variants import EXERCISES, LABELS
+from ..variants import LABELS
 from .csv_rows import read_csv_rows
 from .render import Block, html_from_blocks, markdown_from_blocks
 
@@ -106,13 +106,10 @@ def _grade_row(
     if (student, exercise) in first:
         return invalid(f"{student} answered {exercise} already on line {first[(student, exercise)]}; not graded")
     first[(student, exercise)] = line
-    variant = EXERCISES.get(LABELS[exercise])
-    kind = variant.kind if variant else "prose"
-    typed = ",".join(answer.split()) if kind == "list" and "," not in answer else answer
     try:
-        verdict, message = check(exercise, typed, student=None if book_numbers else student)
-    except (ExactStatsError, ValueError, ArithmeticError):
-        return invalid(f"the answer {answer!r} to {exercise} is not a number this exercise reads")
+        verdict, message = check(exercise, answer, student=None if book_numbers else student)
+    except (ValueError, ArithmeticError) as exc:  # ExactStatsError is a ValueError: a bad answer, or no dataset
+        return invalid(f"the answer {answer!r} to {exercise} cannot be graded: {' '.join(str(exc).split())}")
     return Graded(line, student, exercise, answer, verdict, message, MARKS.get(verdict))
 
 
