@@ -68,9 +68,9 @@ def majority_probability(p: Any, k: int, ties: str | None = None) -> Fraction:
     wrong, right = d - a, a
     if right == 0:
         return Fraction(0)
-    result = reduced_fraction(binomial_range_sum(k, 0, (k - 1) // 2, wrong, right), d**k)
+    result = reduced_fraction(binomial_range_sum(k, 0, (k - 1) // 2, wrong, right), d**k, radical=d)
     if k % 2 == 0 and credit:
-        result += credit * reduced_fraction(comb(k, k // 2) * (a * wrong) ** (k // 2), d**k)
+        result += credit * reduced_fraction(comb(k, k // 2) * (a * wrong) ** (k // 2), d**k, radical=d)
     return result
 
 

@@ -93,13 +93,6 @@ def _args(b: Any, c: Any, n: Any, margin: Any, alternative: Any, nuisance_level:
     return b, c, n, _margin(margin), alternative, _gamma(nuisance_level)
 
 
-def _lower_tail(m: int, pi: Fraction, upto: int) -> Fraction:
-    """P(Binomial(m, pi) <= upto), exactly."""
-    # reduced with GMP's gcd: Python's is quadratic (seconds for the million-bit tails at m = 58,000)
-    return reduced_fraction(binomial_cdf_scaled(m, upto, pi.numerator, pi.denominator), pi.denominator**m)
-
-
-@functools.lru_cache(maxsize=1 << 16)
 def _upper_bound(m: int, n: int, gamma: Fraction) -> Fraction:
     if m >= n:
         return Fraction(1)
@@ -147,24 +140,37 @@ def discordance_upper_bound(m: int, n: int, nuisance_level: Any = NUISANCE_LEVEL
 
 def _tails(b: int, m: int, eps: Fraction) -> tuple[Fraction, Fraction] | None:
     """Conditional one-sided p-values given m: (theta >= 1/2 + eps, theta <= 1/2 - eps); None if eps > 1/2."""
+    scaled = _tails_scaled(b, m, eps)
+    if scaled is None:
+        return None
+    upper, lower, d = scaled
+    return reduced_fraction(upper, d**m, radical=d), reduced_fraction(lower, d**m, radical=d)
+
+
+def _tails_scaled(b: int, m: int, eps: Fraction) -> tuple[int, int, int] | None:
+    """The two tails of :func:`_tails` as integers over one denominator ``d**m``, and ``d``: they compare
+    without reducing."""
     half = Fraction(1, 2)
     if eps > half:
         return None
     if m == 0:
-        return Fraction(1), Fraction(1)
+        return 1, 1, 1
     if eps == half:  # the null is theta = 1 or theta = 0: only a clean sweep fits it
-        return Fraction(int(b == m)), Fraction(int(b == 0))
-    upper = _lower_tail(m, half + eps, b)  # small b is evidence against theta >= 1/2 + eps
-    lower = _lower_tail(m, half + eps, m - b)  # by symmetry: P(Bin(m, 1/2 - eps) >= b)
-    return upper, lower
+        return int(b == m), int(b == 0), 1
+    a, d = (half + eps).numerator, (half + eps).denominator
+    upper = binomial_cdf_scaled(m, b, a, d)  # small b is evidence against theta >= 1/2 + eps
+    lower = binomial_cdf_scaled(m, m - b, a, d)  # by symmetry: P(Bin(m, 1/2 - eps) >= b)
+    return upper, lower, d
 
 
 def _conditional(b: int, m: int, eps: Fraction, alternative: str) -> Fraction:
-    tails = _tails(b, m, eps)
-    if tails is None:
+    scaled = _tails_scaled(b, m, eps)
+    if scaled is None:
         return Fraction(0)  # no theta in [0, 1] is that far from 1/2: the null is empty
-    upper, lower = tails
-    return lower if alternative == "non-inferiority" else max(upper, lower)
+    upper, lower, d = scaled
+    # one denominator: the larger tail is chosen on integers and only it is reduced (GMP's gcd on
+    # million-bit tails takes seconds at m = 58,000; the radical of d**m is d, see reduced_fraction)
+    return reduced_fraction(lower if alternative == "non-inferiority" else max(upper, lower), d**m, radical=d)
 
 
 def conditional_equivalence_p_value(b: int, c: int, epsilon: Any, alternative: str = "equivalence") -> Fraction:
@@ -366,7 +372,7 @@ def paired_equivalence_power(
 
     possible = np.flatnonzero(_possible(np.arange(n + 1), n, margin, float(alpha - gamma), alternative)).tolist()
     total = region_sum(n, beta, gam, rho, lambda m: [_region(m, n, margin, alpha, alternative, gamma)], possible)
-    return reduced_fraction(total, den**n)
+    return reduced_fraction(total, den**n, radical=den)
 
 
 def paired_equivalence_power_float(

@@ -165,7 +165,7 @@ def interval_coverage(method: str, n: int, p: Any, confidence: Any = "0.95") -> 
     refuse_if_too_big(n * math.log2(p.denominator + 1) * n / 64, "exact interval_coverage", "interval_coverage_float")
     terms = _binomial_terms(n, p)
     inside = sum(t for t, ok in zip(terms, _covered(method, n, p, level)) if ok)
-    return reduced_fraction(inside, p.denominator**n)
+    return reduced_fraction(inside, p.denominator**n, radical=p.denominator)
 
 
 def interval_coverage_float(method: str, n: int, p: Any, confidence: Any = "0.95") -> float:
@@ -286,7 +286,7 @@ def paired_rejection_probability(n: int, p_b: Any, p_c: Any, region: Region) -> 
     n = as_int(n, "n", minimum=1)
     pb, pc = as_cell_probabilities(p_b, p_c)
     den, beta, gamma, rho = trinomial_integers(pb, pc)
-    return reduced_fraction(region_sum(n, beta, gamma, rho, region, range(n + 1)), den**n)
+    return reduced_fraction(region_sum(n, beta, gamma, rho, region, range(n + 1)), den**n, radical=den)
 
 
 def _conditional_p(test: str, b: int, c: int) -> Any:

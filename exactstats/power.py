@@ -174,7 +174,7 @@ def mcnemar_power(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> Fraction:
     low_b = truncated_binomial_sums(beta, gamma, ts)
     low_c = truncated_binomial_sums(gamma, beta, ts)
     total = sum((w * (gb + gc) for w, gb, gc in zip(binomial_weights(n, rho), low_b, low_c)), 0)
-    return reduced_fraction(total, den**n)
+    return reduced_fraction(total, den**n, radical=den)
 
 
 def mcnemar_power_float(n: int, p_b: Any, p_c: Any, alpha: Any = "0.05") -> float:

@@ -260,7 +260,7 @@ def redraw_win_probability(b: int, c: int, questions: int, n: int, ties: str = "
         if ties == "fair" and m % 2 == 0:  # a tie (only the fair rule credits it) needs the central term
             half_num += weight * central
             central = central * (m + 1) * (m + 2) // ((m // 2 + 1) ** 2) * b * c
-    return reduced_fraction(2 * num + half_num, 2 * _mpz(questions) ** n)
+    return reduced_fraction(2 * num + half_num, 2 * _mpz(questions) ** n, radical=2 * questions)
 
 
 class SplitHalfExact(NamedTuple):

@@ -69,7 +69,7 @@ def expected_best_accuracy(questions: int, accuracy: Any, evaluations: int = 2) 
         below_m += below**m
         term = term * (n - k + 1) * a // (k * (d - a))  # exact: each numerator is an integer
     whole_m = _mpz(d) ** (n * m)
-    return reduced_fraction(int(n * whole_m - below_m), int(whole_m * n))
+    return reduced_fraction(int(n * whole_m - below_m), int(whole_m * n), radical=n * d)
 
 
 def expected_best_accuracy_float(questions: int, accuracy: Any, evaluations: int = 2) -> float:

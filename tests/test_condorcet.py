@@ -128,3 +128,24 @@ def test_majority_at_large_k_is_exact_and_quick():
 
     p = es.majority_probability("0.501", 100_001)  # one binary-split sum: about a tenth of a second
     assert float(p) == pytest.approx(float(binom.sf(50_000, 100_001, 0.501)), rel=1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**40), st.integers(2, 60), st.integers(1, 40), st.integers(1, 5))
+def test_reduced_fraction_with_a_radical_is_lowest_terms(numerator, base, power, extra):
+    """The radical path (dividing out gcd with the small base) equals Fraction's own reduction, including
+    bases with repeated primes (4, 12, 32) where the divided-out factor can overshoot d**k and must fall back."""
+    from exactstats._binomial import reduced_fraction
+
+    den = base**power * base ** (extra - 1)
+    got = reduced_fraction(numerator, den, radical=base)
+    assert got == Fraction(numerator, den)
+    assert (got.numerator, got.denominator) == (Fraction(numerator, den).numerator, Fraction(numerator, den).denominator)
+
+
+def test_reduced_fraction_radical_overshoot_falls_back():
+    from exactstats._binomial import reduced_fraction
+
+    # 8 / 4: gcd(8, 4) = 4 is divided out, then 2: 8 has more twos than the denominator holds
+    assert reduced_fraction(8, 4, radical=4) == Fraction(2)
+    assert reduced_fraction(2**30 * 3, 2**10, radical=2) == Fraction(2**20 * 3)
