@@ -140,7 +140,10 @@ def test_reduced_fraction_with_a_radical_is_lowest_terms(numerator, base, power,
     den = base**power * base ** (extra - 1)
     got = reduced_fraction(numerator, den, radical=base)
     assert got == Fraction(numerator, den)
-    assert (got.numerator, got.denominator) == (Fraction(numerator, den).numerator, Fraction(numerator, den).denominator)
+    assert (got.numerator, got.denominator) == (
+        Fraction(numerator, den).numerator,
+        Fraction(numerator, den).denominator,
+    )
 
 
 def test_reduced_fraction_radical_overshoot_falls_back():
