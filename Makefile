@@ -85,6 +85,7 @@ lint: $(STAMP)
 	$(BIN)/mypy --strict
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python -m benchmarks
 
 data: $(STAMP) sandbox-tools

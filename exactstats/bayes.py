@@ -74,17 +74,17 @@ def paired_better_probability(b: int, c: int, prior: int = 1) -> Fraction:
 
 
 def paired_better_probability_float(b: int, c: int, prior: int = 1) -> float:
-    """Float twin of :func:`paired_better_probability` (SciPy's Beta survival function).
+    """Float twin of :func:`paired_better_probability` (SciPy's regularised incomplete Beta function).
 
     >>> round(paired_better_probability_float(3, 0), 6)
     0.9375
     """
-    from scipy import stats
+    from scipy.special import betaincc  # the Beta survival function without importing scipy.stats (0.8 s)
 
     b = as_int(b, "b", minimum=0)
     c = as_int(c, "c", minimum=0)
     a = as_beta_prior(prior)
-    return float(stats.beta.sf(0.5, b + a, c + a))
+    return float(betaincc(b + a, c + a, 0.5))
 
 
 def unpaired_better_probability(k1: int, n1: int, k2: int, n2: int, prior: int = 1) -> Fraction:
