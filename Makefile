@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml requirements-nodeps.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned to the CPU build on local disk; an unpinned torch pulls a multi-GB CUDA build
-	$(BIN)/python -m pip install --quiet -e '.[report,scoring,test,book]'
+	$(BIN)/python -m pip install --quiet -e '.[report,scoring,test,book,scale]'
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-nodeps.txt
 	$(BIN)/python -m ipykernel install --prefix $(abspath $(VENV)) --name python3 > /dev/null
 	touch $(STAMP)

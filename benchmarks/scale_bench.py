@@ -38,13 +38,12 @@ print(float(both.sum()))
 ARENA_FLOOR = """
 import sys, numpy as np, pandas as pd
 frame = pd.read_csv(sys.argv[1])
-names, codes = np.unique(np.concatenate([frame.model_a.to_numpy(), frame.model_b.to_numpy()]), return_inverse=True)
+codes, names = pd.factorize(pd.concat([frame.model_a, frame.model_b], ignore_index=True))
 k = len(names)
 a, b = codes[: len(frame)], codes[len(frame):]
 score = frame.winner.map({"model_a": 1.0, "model_b": 0.0}).fillna(0.5).to_numpy()
-W = np.zeros((k, k))
-np.add.at(W, (a, b), score)
-np.add.at(W, (b, a), 1 - score)
+W = np.bincount(a * k + b, weights=score, minlength=k * k).reshape(k, k)
+W += np.bincount(b * k + a, weights=1 - score, minlength=k * k).reshape(k, k)
 N = W + W.T
 g = np.ones(k)
 for _ in range(10_000):  # Zermelo / MM iterations to a fixed point

@@ -243,6 +243,10 @@ Function                                      What it computes
 *selection*
 :func:`expected_best_accuracy`                Exact expected accuracy of the best of evaluations ...
 :func:`expected_best_accuracy_float`          Float twin of expected_best_accuracy (scipy's binomial ...
+*pairs at leaderboard scale*
+:func:`pair_counts`                           Exact right counts and all-pairs co-occurrence of a 0/1 ...
+:func:`pair_counts_dask`                      pair_counts on Dask workers, one output tile per task
+:class:`PairCounts`                           Exact counts behind every all-pairs statistic of a models ...
 *arenas*
 :class:`BattleCounts`                         wins[i][j]: wins of model i over j (ties credited by the ...
 :func:`battle_counts`                         Exact win and tie counts between every pair of models ...
@@ -333,6 +337,7 @@ from .bayes import (
     unpaired_better_probability,
     unpaired_better_probability_float,
 )
+from .blocks import PairCounts, pair_counts, pair_counts_dask
 from .calibration import (
     Calibration,
     brier_score,
@@ -593,6 +598,9 @@ _PUBLISHED = (
 )  # read in place
 
 __all__ = [
+    "PairCounts",
+    "pair_counts",
+    "pair_counts_dask",
     "ExactStatsError",
     "TIE_RULES",
     "__version__",

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._validate import ExactStatsError
 
-__all__ = ["read_frame", "jsonl_records", "folder_setting"]
+__all__ = ["read_frame", "jsonl_records", "folder_setting", "ParquetMatrix"]
 
 
 def folder_setting(path: str | Path | None, env: str, what: str) -> Path:
@@ -71,3 +71,48 @@ def read_frame(path: str | Path, what: str, text: bool = False) -> pd.DataFrame:
         raise ExactStatsError(f"{path}: JSON nested too deep") from None
     except Exception as exc:  # noqa: BLE001 - pandas, JSON and pyarrow each raise their own errors for a damaged file
         raise ExactStatsError(f"{path}: cannot read {what} ({' '.join(str(exc).split())[:160]})") from None
+
+
+class ParquetMatrix:
+    """A wide Parquet file (one row per model, one column per question, an optional ``model`` column) as a
+    models x questions array that reads only the columns asked for: ``matrix[:, a:b]``.
+
+    For :func:`exactstats.blocks.pair_counts`, which reads it a block of questions at a time.
+
+    >>> import tempfile, numpy as np
+    >>> path = Path(tempfile.mkdtemp()) / "m.parquet"
+    >>> pd.DataFrame({"model": ["a", "b"], "q1": [1, 0], "q2": [1, 1]}).to_parquet(path)
+    >>> matrix = ParquetMatrix(path)
+    >>> matrix.shape, matrix.models, matrix[:, 1:2].tolist()
+    ((2, 2), ['a', 'b'], [[1], [1]])
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        import pyarrow.parquet as pq
+
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ExactStatsError(f"{str(self.path)!r}: no such file")
+        meta = pq.ParquetFile(self.path)
+        names = meta.schema_arrow.names
+        self.columns = [c for c in names if c != "model"]
+        self.models = (
+            [str(m) for m in pq.read_table(self.path, columns=["model"]).column(0).to_pylist()]
+            if "model" in names
+            else [str(i) for i in range(meta.metadata.num_rows)]
+        )
+        self.shape = (meta.metadata.num_rows, len(self.columns))
+
+    def __getitem__(self, key: Any) -> Any:
+        import numpy as np
+        import pyarrow.parquet as pq
+
+        rows, cols = key
+        if rows != slice(None) or not isinstance(cols, slice) or cols.step not in (None, 1):
+            raise ExactStatsError("a ParquetMatrix is read as matrix[:, a:b] (every model, a range of questions)")
+        chosen = self.columns[cols]
+        table = pq.read_table(self.path, columns=chosen)  # only these columns are read from disk
+        for name, column in zip(chosen, table.columns):
+            if column.null_count:
+                raise ExactStatsError(f"{str(self.path)!r}: question {name!r} has a missing cell")
+        return np.column_stack([column.to_numpy() for column in table.columns])
