@@ -307,12 +307,13 @@ def bench_growth() -> None:
 
 
 NOTES: list[str] = []
-KEPT_ROWS: list[str] = []
+KEPT_ROWS: dict[tuple[str, str, str, str], str] = {}  # (group, case, ours, reference) -> row
 
 
-def keep_other_groups(path: Path, running: set[str]) -> None:
-    """With --only, the previous file's rows of the groups not run now stay in the table, marked stale with the
-    date they were measured (a row already marked keeps its date)."""
+def previous_rows(path: Path) -> None:
+    """Remember the previous file's rows, each marked stale with the date it was measured (a row already
+    marked keeps its date); :func:`write_markdown` keeps those this run did not measure again (groups left
+    out with --only, models not installed, a group that failed)."""
     if not path.exists():
         return
     text = path.read_text()
@@ -320,9 +321,10 @@ def keep_other_groups(path: Path, running: set[str]) -> None:
     stale = f"(stale: measured {found.group(1) if found else 'on an unknown date'})"
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.startswith("| ") and len(cells) >= 8 and cells[0] not in ("group", "---") and cells[0] not in running:
+        if line.startswith("| ") and len(cells) >= 8 and cells[0] not in ("group", "---"):
             line = line.replace(" (earlier run)", "")
-            KEPT_ROWS.append(line if "(stale: measured" in line else line.rstrip().rstrip("|").rstrip() + f" {stale} |")
+            marked = line if "(stale: measured" in line else line.rstrip().rstrip("|").rstrip() + f" {stale} |"
+            KEPT_ROWS[(cells[0], cells[1], cells[2], cells[4])] = marked
 
 
 FAILURES: list[str] = []
@@ -350,7 +352,8 @@ def write_markdown(path: Path, extra: str = "") -> None:
         "| group | case | ours | time | reference | time | ratio | note |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    lines += KEPT_ROWS  # rows of groups not run this time (--only), kept from the previous file
+    measured = {(r["group"], r["case"], r["ours"], r["ref"]) for r in ROWS}
+    lines += [line for key, line in KEPT_ROWS.items() if key not in measured]  # not measured this time
     for r in ROWS:
         lines.append(
             f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |"
@@ -396,9 +399,7 @@ def main(argv=None) -> int:
         unknown = sorted(set(args.only) - set(groups))
         if unknown:
             p.error(f"unknown group(s) {', '.join(unknown)}; choose from {' '.join(groups)}")
-        names = {"passk": "pass@k", "mcnemar": "McNemar", "condorcet": "Condorcet", "sums": "exact sums"}
-        running = {names.get(g, g) for g in args.only} | ({"plurality"} if "condorcet" in args.only else set())
-        keep_other_groups(Path(args.out), running)
+    previous_rows(Path(args.out))
     for name, fn in groups.items():
         if args.only and name not in args.only:
             continue

@@ -121,15 +121,16 @@ def holm_reject_screened(
     exact_idx = [int(i) for i in np.flatnonzero(near)]
     for i in exact_idx:
         values[i] = exact_p(i)
-    order = sorted(range(m), key=lambda i: values[i])
-    reject = [False] * m
-    for step, i in enumerate(order):
-        threshold = level / (m - step)
-        if (values[i] <= threshold) if isinstance(values[i], Fraction) else (values[i] <= float(threshold)):
-            reject[i] = True
-        else:
-            break
-    return reject, exact_idx
+    # the step-down order; where exact values were computed they decide it (floats compare exactly with them)
+    order = np.asarray(sorted(range(m), key=lambda i: values[i])) if exact_idx else order_f
+    # float comparisons for all, then exact ones where the p-value is exact: only there could rounding decide
+    passes = ps[order] <= float(level) / (m - np.arange(m))
+    for step in np.flatnonzero(near[order]).tolist():
+        passes[step] = values[int(order[step])] <= level / (m - step)
+    stop = int(np.argmin(passes)) if not passes.all() else m  # Holm stops at the first p-value over its threshold
+    reject = np.zeros(m, dtype=bool)
+    reject[order[:stop]] = True
+    return reject.tolist(), exact_idx
 
 
 def bh_adjust(p_values: Any, dependence: str = "independent") -> list[Fraction]:

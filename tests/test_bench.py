@@ -49,6 +49,7 @@ def test_a_failing_group_is_reported_and_the_rest_written_with_stale_rows_dated(
     out.write_text(
         "Written by `make bench` on 2026-11-30: ...\n\n| group | case | ours | time | reference | time | ratio | note |\n"
         "|---|---|---|---|---|---|---|---|\n| power | n = 5 | exact | 1 ms | twin | 1 ms | 1 |  |\n"
+        "| McNemar | gone | ours | 1 ms | ref | 1 ms | 1 |  |\n| McNemar | tiny | ours | 9 s | ref | 9 s | 1 |  |\n"
     )
 
     def broken():
@@ -65,6 +66,8 @@ def test_a_failing_group_is_reported_and_the_rest_written_with_stale_rows_dated(
     assert "| McNemar | tiny | ours |" in text
     assert "passk: ValueError: no such thing" in text
     assert "| power | n = 5 |" in text and "(stale: measured 2026-11-30)" in text
+    assert "| McNemar | gone |" in text  # a row of a group that ran but did not measure it again stays, stale
+    assert text.count("| McNemar | tiny |") == 1 and "9 s" not in text  # a row measured again is replaced
     with pytest.raises(SystemExit) as stop:
         bench.main(["--only", "nonsense", "--out", str(out)])
     assert stop.value.code == 2

@@ -378,3 +378,22 @@ def test_the_shipped_panel_is_the_reader_layers_result_set():
     assert list(right) == sorted(right, reverse=True) and not ranked.results.correct.flags.writeable
     with pytest.raises(ValueError, match="models must be among"):
         panel.results.subset(["no-such-model"])
+
+
+def test_long_table_models_in_the_same_order_or_not_align_alike(tmp_path):
+    """Models whose rows list the questions in the same order share one id list (aligned without a lookup);
+    in another order they are aligned by id. Both give the same matrix."""
+    import pandas as pd
+
+    from exactstats.report.importers import load_results
+
+    rng = np.random.default_rng(4)
+    q = [f"q{j}" for j in range(50)]
+    a, b = rng.integers(0, 2, 50), rng.integers(0, 2, 50)
+    same = pd.DataFrame({"model": ["a"] * 50 + ["b"] * 50, "question_id": q + q, "correct": np.r_[a, b]})
+    flipped = pd.DataFrame({"model": ["a"] * 50 + ["b"] * 50, "question_id": q + q[::-1], "correct": np.r_[a, b[::-1]]})
+    same.to_csv(tmp_path / "same.csv", index=False)
+    flipped.to_csv(tmp_path / "flipped.csv", index=False)
+    one, two = load_results([str(tmp_path / "same.csv")]), load_results([str(tmp_path / "flipped.csv")])
+    assert one.question_ids == two.question_ids == q
+    assert (one.correct == two.correct).all() and one.correct.tolist() == [a.tolist(), b.tolist()]

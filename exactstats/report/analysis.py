@@ -230,6 +230,13 @@ def pair_table(C: np.ndarray, exact_all: bool = False, sums: np.ndarray | None =
     )
 
 
+def _all_pairs(models: list[str], table: PairTable) -> list[PairTest]:
+    """Every pair's row; counts read from one nested list (a NumPy scalar per cell costs seconds at 1,000 models)."""
+    b = table.b.tolist()
+    holm = table.holm_float
+    return [PairTest(models[i], models[j], b[i][j], b[j][i], p, holm[(i, j)]) for (i, j), p in table.p_float.items()]
+
+
 def _exact_pair_p(i: int, j: int, b: np.ndarray, sums: np.ndarray | None) -> Fraction:
     if sums is None:
         return mcnemar_p_value(int(b[i, j]), int(b[j, i]))
@@ -382,10 +389,7 @@ def analyse(
         sources=rs.sources,
         leaderboard=leaderboard(C, models, rs.clusters),
         adjacent_pairs=adjacent_pairs(C, models, table, exact_all, rs.clusters),
-        all_pairs=[
-            PairTest(models[i], models[j], int(table.b[i, j]), int(table.b[j, i]), p, table.holm_float[(i, j)])
-            for (i, j), p in table.p_float.items()
-        ],
+        all_pairs=_all_pairs(models, table),
         tiers=[[models[i] for i in t] for t in tiers_from_separation(lambda i, j: table.separated[(i, j)], k)],
         rows=C.shape[1],
         paired_test=MCNEMAR if sums is None else f"exact sign-flip test over {sums.shape[1]} questions",

@@ -695,6 +695,7 @@ def _distinct_id_sets(parts: list[ModelRows]) -> list[set[str]]:
         raise ExactStatsError("inputs must name at least one file")
     seen: dict[str, str] = {}
     id_sets: dict[int, set[str]] = {}  # a wide table's models share one id list: check it once
+    first_ids: list[str] = []
     for p in parts:
         if not p.ids:
             raise ExactStatsError(f"{p.source}: model {p.model!r} has zero questions")
@@ -703,6 +704,10 @@ def _distinct_id_sets(parts: list[ModelRows]) -> list[set[str]]:
                 f"model {p.model!r} appears twice ({seen[p.model]} and {p.source}); name one with NAME=PATH"
             )
         seen[p.model] = p.source
+        if id_sets and id(p.ids) not in id_sets and p.ids == first_ids:
+            p.ids = first_ids  # the same id list in the same order (a long table's models): aligned as one
+        if not id_sets:
+            first_ids = p.ids
         if id(p.ids) not in id_sets:
             id_sets[id(p.ids)] = set(p.ids)
             if len(id_sets[id(p.ids)]) != len(p.ids):
@@ -730,8 +735,8 @@ def _right_probability(
 def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
     """One models x questions matrix from per-model rows, validated once: names, ids, shared questions, keys."""
     sets = _distinct_id_sets(parts)
-    common = set(sets[0]).intersection(*sets[1:])
-    union = set().union(*sets)
+    common = sets[0] if len(sets) == 1 else set(sets[0]).intersection(*sets[1:])
+    union = sets[0] if len(sets) == 1 else set().union(*sets)
     if common != union and not intersect:
         worst = max(parts, key=lambda p: len(set(p.ids) ^ common))
         raise ExactStatsError(
@@ -741,11 +746,12 @@ def assemble(parts: list[ModelRows], intersect: bool = False) -> ResultSet:
         )
     if not common:
         raise ExactStatsError("no question is shared by every model")
-    order = [q for q in parts[0].ids if q in common]
+    order = list(parts[0].ids) if len(sets) == 1 else [q for q in parts[0].ids if q in common]
     positions: dict[int, np.ndarray] = {}
     for p in parts:  # vectorised alignment, once per distinct id list
         if id(p.ids) not in positions:
-            positions[id(p.ids)] = pd.Index(p.ids).get_indexer(order)
+            same = len(sets) == 1  # one id list: every model's rows are already in the shared order
+            positions[id(p.ids)] = np.arange(len(order)) if same else pd.Index(p.ids).get_indexer(order)
     take = [positions[id(p.ids)] for p in parts]
     C = np.stack([p.correct[ix] for p, ix in zip(parts, take)]).astype(np.int64)
 
