@@ -11,8 +11,10 @@ Fairness rules every group follows:
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -52,24 +54,44 @@ def timeit(fn: Callable[[], Any], repeat: int = 5, min_time: float = 0.05) -> fl
     return alternated({"fn": fn}, repeat, min_time)["fn"]
 
 
+# A process forked from a big one starts with the big one's pages, and Linux keeps that in the child's peak
+# (ru_maxrss) even after exec: every child of a 2 GB benchmark process would report at least 2 GB. So each
+# command is started by a small launcher process; the command's own peak is then its own, and the launcher
+# times it from fork to exit and writes both numbers to a file.
+LAUNCHER = """
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+elapsed = time.perf_counter() - start
+with open(sys.argv[1], "w") as f:
+    f.write(f"{elapsed} {usage.ru_maxrss * 1024}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_process(
     argv: Sequence[str], stdout: Path | None = None, env: dict[str, str] | None = None
 ) -> tuple[float, int]:
     """Wall seconds and peak resident memory (bytes) of one process, its standard output written to ``stdout``.
 
-    The peak is the child's own (``wait4``'s rusage), not the largest of all children so far.
+    The peak is the command's own, measured through a small launcher (see ``LAUNCHER``).
     """
-    with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(list(argv), stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
+    with (
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r") as report,
+        open(stdout or os.devnull, "wb") as out,
+    ):
+        launcher = [sys.executable, "-S", "-c", LAUNCHER, report.name, shutil.which(argv[0]) or argv[0], *argv[1:]]
+        code = subprocess.run(launcher, stdout=out, stderr=err, env=env).returncode
+        if code != 0:
             err.seek(0)
             tail = err.read().decode(errors="replace").strip().splitlines()[-1:] or ["(no stderr)"]
-            raise RuntimeError(f"{' '.join(argv[:3])} ... exited {proc.returncode}: {tail[0][:200]}")
-    return elapsed, usage.ru_maxrss * 1024
+            raise RuntimeError(f"{' '.join(argv[:3])} ... exited {code}: {tail[0][:200]}")
+        elapsed, peak = report.read().split()
+    return float(elapsed), int(peak)
 
 
 def alternated_processes(
