@@ -306,6 +306,12 @@ def bench_growth() -> None:
         )
 
 
+METHOD = (
+    "Every ratio is reference time / our time (above 1: ours is faster), both measured in this run and in "
+    "turn within each round (ours, the reference, ours again ...), as medians of the rounds; the command-line "
+    "tools and their floors are timed as whole processes writing their output, each with its own peak memory. "
+    "A row this run did not measure again is kept and marked stale with the date it was measured."
+)
 NOTES: list[str] = []
 KEPT_ROWS: dict[tuple[str, str, str, str], str] = {}  # (group, case, ours, reference) -> row
 
@@ -346,8 +352,7 @@ def write_markdown(path: Path, extra: str = "") -> None:
         "# Benchmarks",
         "",
         f"Written by `make bench` on {date.today().isoformat()}: {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, "
-        f"NumPy {np.__version__}, SciPy {scipy.__version__}, SymPy {sympy.__version__}. Medians of repeated runs; every ratio "
-        "is reference time / our time, measured in the same run (above 1: ours is faster).",
+        f"NumPy {np.__version__}, SciPy {scipy.__version__}, SymPy {sympy.__version__}. {METHOD}",
         "",
         "| group | case | ours | time | reference | time | ratio | note |",
         "|---|---|---|---|---|---|---|---|",
