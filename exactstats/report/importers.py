@@ -126,12 +126,16 @@ def _binary_array(values: Any, where: Any) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype == bool:
         return arr.astype(np.int64)
-    if arr.dtype.kind in "iuf":  # already numbers (read_csv's usual result): no per-cell conversion
-        num = arr.astype(float)
+    if arr.dtype.kind in "iu":  # read_csv's usual result: compared as integers, no float copy
+        num = arr
+        bad = (arr < 0) | (arr > 1)
     else:
-        num = pd.DataFrame(arr.reshape(len(arr), -1)).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
-        num = num.reshape(arr.shape)
-    bad = ~np.isin(num, (0.0, 1.0))
+        if arr.dtype.kind == "f":
+            num = arr
+        else:
+            num = pd.DataFrame(arr.reshape(len(arr), -1)).apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+            num = num.reshape(arr.shape)
+        bad = ~((num == 0) | (num == 1))  # NaN is neither
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         value = arr[idx].item() if isinstance(arr[idx], np.generic) else arr[idx]
