@@ -343,6 +343,7 @@ def test_json_report_is_the_dataclass_tree_without_a_deep_copy(tmp_path):
     C = (rng.random((7, 300)) < np.linspace(0.8, 0.5, 7)[:, None]).astype(int)
     report = analyse_typed(load_results([str(wide_csv(tmp_path / "w.csv", C))]), draws=20)
     want = dataclasses.asdict(report)
+    want["all_pairs"] = [dataclasses.asdict(t) for t in report.all_pairs]  # the rows are held as columns
     want.pop("extra")
     want = {k: v for k, v in want.items() if v is not None}
     assert json.dumps(report.to_json(), sort_keys=True) == json.dumps(want, sort_keys=True)
@@ -397,3 +398,27 @@ def test_long_table_models_in_the_same_order_or_not_align_alike(tmp_path):
     one, two = load_results([str(tmp_path / "same.csv")]), load_results([str(tmp_path / "flipped.csv")])
     assert one.question_ids == two.question_ids == q
     assert (one.correct == two.correct).all() and one.correct.tolist() == [a.tolist(), b.tolist()]
+
+
+@pytest.mark.parametrize("fdr", [None, "bh"])
+def test_json_text_written_from_the_pair_columns_equals_json_dumps(tmp_path, fdr):
+    """The report's JSON text splices the all-pairs rows in from their columns: it must equal json.dumps of the
+    report's dict, row for row (with q-values under --fdr, without them otherwise), and the rows still read as
+    a sequence of PairTest."""
+    from exactstats.report.analysis import PairRows, PairTest
+    from exactstats.report.render import to_json
+
+    rng = np.random.default_rng(8)
+    C = (rng.random((7, 200)) < np.linspace(0.8, 0.5, 7)[:, None]).astype(int)
+    rs = load_results([str(wide_csv(tmp_path / "w.csv", C))])
+    report = analyse_typed(rs, draws=20, fdr=fdr)
+    assert isinstance(report.all_pairs, PairRows) and len(report.all_pairs) == 21
+    assert to_json(report) == json.dumps(report.to_json())
+    rows = json.loads(to_json(report))["all_pairs"]
+    assert rows == [vars(t) for t in report.all_pairs] and all(isinstance(t, PairTest) for t in report.all_pairs)
+    assert report.all_pairs[-1] == list(report.all_pairs)[-1] and report.all_pairs[1:3] == list(report.all_pairs)[1:3]
+    assert all((r["q_bh"] is None) == (fdr is None) for r in rows)
+    b, c = es.discordance_matrices(C)
+    row_of = {m: i for i, m in enumerate(rs.models)}  # the report lists pairs in ranked order
+    want = [(int(b[row_of[r["a"]], row_of[r["b_model"]]]), int(c[row_of[r["a"]], row_of[r["b_model"]]])) for r in rows]
+    assert [(r["b"], r["c"]) for r in rows] == want and len({(r["a"], r["b_model"]) for r in rows}) == 21

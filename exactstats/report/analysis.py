@@ -8,10 +8,13 @@ error correlation, majority vote); this module only composes them. Rendering liv
 
 from __future__ import annotations
 
+import json
+import math
 import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -115,6 +118,59 @@ class PairTest:
     q_bh: float | None = None  # Benjamini-Hochberg (or -Yekutieli) adjusted, with --fdr
 
 
+class PairRows(Sequence[PairTest]):
+    """Every pair's row, held as columns: a :class:`PairTest` is made only when one is asked for.
+
+    At 1,000 models there are 499,500 rows; making an object per row, copying it into a dict and handing
+    that to ``json.dumps`` took longer than reading the input. :meth:`json_text` writes the same JSON text
+    straight from the columns (tested equal to ``json.dumps`` of the rows).
+    """
+
+    def __init__(
+        self, models: list[str], keys: list[tuple[int, int]], b: np.ndarray, p: list[float], p_holm: list[float]
+    ) -> None:
+        counts = b.tolist()
+        self.models = models
+        self.keys = keys
+        self.b = [counts[i][j] for i, j in keys]
+        self.c = [counts[j][i] for i, j in keys]
+        self.p = p
+        self.p_holm = p_holm
+        self.q_bh: list[float] | None = None  # with --fdr
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @overload
+    def __getitem__(self, n: int) -> PairTest: ...
+
+    @overload
+    def __getitem__(self, n: slice) -> list[PairTest]: ...
+
+    def __getitem__(self, n: int | slice) -> PairTest | list[PairTest]:
+        if isinstance(n, slice):
+            return [self[i] for i in range(*n.indices(len(self)))]
+        i, j = self.keys[n]
+        q = self.q_bh[n] if self.q_bh is not None else None
+        return PairTest(self.models[i], self.models[j], self.b[n], self.c[n], self.p[n], self.p_holm[n], q)
+
+    def __iter__(self) -> Iterator[PairTest]:
+        return (self[n] for n in range(len(self)))
+
+    def json_text(self) -> str:
+        """``json.dumps([vars(row) for row in self])``, written from the columns."""
+        names = [json.dumps(m) for m in self.models]
+        q = self.q_bh if self.q_bh is not None else [None] * len(self)
+        if not all(math.isfinite(x) for x in (*self.p, *self.p_holm, *(v for v in q if v is not None))):
+            return json.dumps([dict(vars(row)) for row in self])  # NaN or infinity: json's own spelling
+        rows = [
+            f'{{"a": {names[i]}, "b_model": {names[j]}, "b": {b}, "c": {c}, "p": {p!r}, "p_holm": {h!r}, '
+            f'"q_bh": {"null" if qv is None else repr(qv)}}}'
+            for (i, j), b, c, p, h, qv in zip(self.keys, self.b, self.c, self.p, self.p_holm, q)
+        ]
+        return "[" + ", ".join(rows) + "]"
+
+
 MCNEMAR = "exact McNemar over questions"
 
 
@@ -126,7 +182,7 @@ class Report:
     sources: list[str]
     leaderboard: list[LeaderboardEntry]
     adjacent_pairs: list[AdjacentPair]
-    all_pairs: list[PairTest]
+    all_pairs: PairRows | list[PairTest]
     tiers: list[list[str]]
     leader_stays_first: dict[str, Any] | None = None
     phi: dict[str, Any] | None = None
@@ -152,9 +208,17 @@ class Report:
         """The pair test, as prose says it."""
         return "exact sign-flip test over questions" if self.questions_repeat else "exact McNemar test"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, pairs_placeholder: str | None = None) -> dict[str, Any]:
+        """The report as JSON-ready values; ``pairs_placeholder`` stands in for the all-pairs rows (the text
+        writer splices in :meth:`PairRows.json_text` there instead of making a dict per pair)."""
         # a shallow walk, not dataclasses.asdict: that deep-copies every pair object (9.5 s at 1,000 models)
-        out = {f.name: _plain(getattr(self, f.name)) for f in fields(self) if f.name != "extra"}
+        out = {
+            f.name: pairs_placeholder
+            if f.name == "all_pairs" and pairs_placeholder is not None
+            else _plain(getattr(self, f.name))
+            for f in fields(self)
+            if f.name != "extra"
+        }
         return {k: v for k, v in out.items() if v is not None}
 
 
@@ -163,6 +227,8 @@ def _plain(value: Any) -> Any:
     shallow copy of its field dict, a list of them a list of dicts."""
     if is_dataclass(value) and not isinstance(value, type):
         return dict(vars(value))
+    if isinstance(value, PairRows):
+        return [dict(vars(v)) for v in value]
     if isinstance(value, list) and value and is_dataclass(value[0]):
         return [dict(vars(v)) for v in value]
     return value
@@ -230,11 +296,10 @@ def pair_table(C: np.ndarray, exact_all: bool = False, sums: np.ndarray | None =
     )
 
 
-def _all_pairs(models: list[str], table: PairTable) -> list[PairTest]:
-    """Every pair's row; counts read from one nested list (a NumPy scalar per cell costs seconds at 1,000 models)."""
-    b = table.b.tolist()
-    holm = table.holm_float
-    return [PairTest(models[i], models[j], b[i][j], b[j][i], p, holm[(i, j)]) for (i, j), p in table.p_float.items()]
+def _all_pairs(models: list[str], table: PairTable) -> PairRows:
+    """Every pair's row, as columns (see :class:`PairRows`)."""
+    keys = list(table.p_float)
+    return PairRows(models, keys, table.b, list(table.p_float.values()), [table.holm_float[k] for k in keys])
 
 
 def _exact_pair_p(i: int, j: int, b: np.ndarray, sums: np.ndarray | None) -> Fraction:
@@ -325,7 +390,8 @@ def stability(C: np.ndarray, draws: int, seed: int, progress: bool, sums: np.nda
 def error_correlation(C: np.ndarray) -> dict[str, Any] | None:
     """The panel's error correlation from a checked correctness matrix (its errors are not scanned again)."""
     E = checked_complement(C)
-    if not np.all(E.std(axis=1) > 0):
+    wrong = E.sum(axis=1)  # integer counts: a float std over the whole matrix cost 0.4 s at 1,000 x 15k
+    if not np.all((wrong > 0) & (wrong < E.shape[1])):
         return None  # phi is undefined for a model that is always right or always wrong
     ec = error_correlation_float(E)
     votes = ec.mean_phi >= 0  # a negative mean phi (models right on different questions) has no "votes" reading
@@ -338,13 +404,16 @@ def error_correlation(C: np.ndarray) -> dict[str, Any] | None:
     }
 
 
-def _false_discovery(pairs: list[PairTest], fdr: str) -> dict[str, Any]:
+def _false_discovery(pairs: PairRows | list[PairTest], fdr: str) -> dict[str, Any]:
     """Benjamini-Hochberg ("bh") or Benjamini-Yekutieli ("by") q-values on every pair, set in place."""
     if fdr not in ("bh", "by"):
         raise ExactStatsError(f"fdr must be 'bh' or 'by', got {fdr!r}")
     qs = bh_adjust_float(np.array([t.p for t in pairs]), "any" if fdr == "by" else "independent")
-    for t, qv in zip(pairs, qs):
-        t.q_bh = float(qv)
+    if isinstance(pairs, PairRows):
+        pairs.q_bh = qs.tolist()
+    else:
+        for t, qv in zip(pairs, qs):
+            t.q_bh = float(qv)
     return {"method": fdr, "discoveries": int(np.sum(qs <= float(ALPHA))), "pairs": len(qs)}
 
 

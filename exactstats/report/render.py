@@ -11,6 +11,7 @@ import html
 import io
 import json
 import re
+import uuid
 from typing import Any
 
 from .analysis import Report
@@ -354,4 +355,11 @@ def html_from_blocks(content_blocks: list[Block], figs: list[Any], title: str = 
 
 
 def to_json(r: Report) -> str:
-    return json.dumps(r.to_json())
+    """The report as one JSON text, equal to ``json.dumps(r.to_json())``; the all-pairs rows are written
+    from their columns (:meth:`PairRows.json_text`), not as a dict per pair."""
+    from .analysis import PairRows
+
+    if not isinstance(r.all_pairs, PairRows):
+        return json.dumps(r.to_json())
+    token = f"all_pairs:{uuid.uuid4().hex}"  # a fresh placeholder: no input can contain it
+    return json.dumps(r.to_json(pairs_placeholder=token)).replace(json.dumps(token), r.all_pairs.json_text(), 1)
