@@ -291,6 +291,54 @@ def bench_scale() -> None:
     GROWTH.append(
         "Blockwise co-occurrence (int8 input, float32 blocks, one fresh process per size):\n\n" + "\n".join(lines)
     )
+    bench_dask(*DASK_CASE)
+
+
+DASK = """
+import sys, time, numpy as np
+from pathlib import Path
+models, questions, folder = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+rng = np.random.default_rng(1)
+M = np.lib.format.open_memmap(folder / "m.npy", mode="w+", dtype=np.int8, shape=(models, questions))
+for start in range(0, models, 500):
+    M[start : start + 500] = rng.random((min(500, models - start), questions), dtype=np.float32) < 0.6
+M.flush()
+del M
+import dask.array as da
+from dask.distributed import Client, LocalCluster
+from exactstats.blocks import pair_counts, pair_counts_dask
+t = time.perf_counter()
+one = pair_counts(folder / "m.npy")  # memory-mapped, a block of questions at a time
+single = time.perf_counter() - t
+t = time.perf_counter()
+with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster):
+    started = time.perf_counter() - t
+    t = time.perf_counter()
+    array = da.from_array(np.load(folder / "m.npy", mmap_mode="r"), chunks=(models // 2, 25_000))
+    two = pair_counts_dask(array, models_per_tile=models // 2)
+    spread = time.perf_counter() - t
+assert (one.both == two.both).all() and (one.right == two.right).all()
+print(single, spread, started)
+"""
+
+
+DASK_CASE = (3_000, 100_000)  # (models, questions)
+
+
+def bench_dask(models: int, questions: int) -> None:
+    """The same counts from a memory-mapped .npy file: one process (pair_counts) vs two Dask worker processes."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.NamedTemporaryFile("w+", suffix=".txt") as out:
+        run_process([PY, "-c", DASK, str(models), str(questions), tmp], Path(out.name))
+        single, spread, started = map(float, Path(out.name).read_text().split())
+    row(
+        "scale",
+        f"{models:,} x {questions:,} from a memory-mapped .npy",
+        "Dask, 2 worker processes",
+        spread,
+        "pair_counts, one process",
+        single,
+        note=f"same counts; starting the local cluster took {fmt(started)} more",
+    )
 
 
 def _growth(what: str, size_name: str, times: dict[int, float]) -> str:

@@ -81,12 +81,13 @@ def test_the_scale_groups_run_on_tiny_inputs(monkeypatch):
     monkeypatch.setattr(sb, "ARENA_CASES", [(3_000, 5, 1, True)])
     monkeypatch.setattr(sb, "BOOTSTRAP_CASE", (2_000, 4))
     monkeypatch.setattr(sb, "SCALE_CASES", [(30, 500)])
+    monkeypatch.setattr(sb, "DASK_CASE", (40, 2_000))
     common.ROWS.clear()
     sb.GROWTH.clear()
     sb.bench_report()
     sb.bench_arena()
     sb.bench_scale()
     groups = [r["group"] for r in common.ROWS]
-    assert groups.count("report") == 4 and groups.count("arena") >= 2
+    assert groups.count("report") == 4 and groups.count("arena") >= 2 and groups.count("scale") == 1
     assert all(r["t_ours"] > 0 and r["t_ref"] > 0 for r in common.ROWS)
     assert any("30 x 500" in g for g in sb.GROWTH)
