@@ -314,6 +314,8 @@ METHOD = (
 )
 NOTES: list[str] = []
 KEPT_ROWS: dict[tuple[str, str, str, str], str] = {}  # (group, case, ours, reference) -> row
+KEPT_GROWTH: list[tuple[str, str]] = []  # (group, entry) of the previous file's Growth section
+RAN: set[str] = set()  # the groups run this time
 
 
 def previous_rows(path: Path) -> None:
@@ -331,6 +333,34 @@ def previous_rows(path: Path) -> None:
             line = line.replace(" (earlier run)", "")
             marked = line if "(stale: measured" in line else line.rstrip().rstrip("|").rstrip() + f" {stale} |"
             KEPT_ROWS[(cells[0], cells[1], cells[2], cells[4])] = marked
+    if "## Growth" in text:
+        section = text.split("## Growth", 1)[1].split("\n## ", 1)[0]
+        for entry in _growth_entries(section):
+            title, *rest = entry.split("\n", 1)
+            if "(stale: measured" not in title:
+                title += f" {stale}"
+            KEPT_GROWTH.append((_growth_owner(entry), "\n".join([title, *rest])))
+
+
+def _growth_entries(section: str) -> list[str]:
+    """The Growth section's entries: each bullet, and each titled table with its lines."""
+    entries: list[str] = []
+    for block in section.strip().split("\n\n"):
+        if block.startswith("|") and entries:  # a table belongs to the title before it
+            entries[-1] += "\n\n" + block
+        elif block.startswith("- "):
+            entries += [line for line in block.splitlines() if line.startswith("- ")]
+        elif block.strip():
+            entries.append(block)
+    return entries
+
+
+def _growth_owner(entry: str) -> str:
+    """The group that writes a growth entry (by how its title starts)."""
+    for prefix, group in (("- ", "growth"), ("report", "report"), ("arena", "arena"), ("Blockwise", "scale")):
+        if entry.startswith(prefix):
+            return group
+    return "growth"
 
 
 FAILURES: list[str] = []
@@ -363,8 +393,11 @@ def write_markdown(path: Path, extra: str = "") -> None:
         lines.append(
             f"| {r['group']} | {r['case']} | {r['ours']} | {fmt(r['t_ours'])} | {r['ref']} | {fmt(r['t_ref'])} | {r['ratio']:.3g} | {r['note']} |"
         )
-    if NOTES or GROWTH:
-        lines += ["", "## Growth", ""] + [f"- {n}" for n in NOTES] + [""] + [f"{g}\n" for g in GROWTH]
+    kept = [entry for group, entry in KEPT_GROWTH if group not in RAN]  # entries of groups not run this time
+    bullets = [f"- {n}" for n in NOTES] + [e for e in kept if e.startswith("- ")]
+    tables = [f"{g}\n" for g in GROWTH] + [f"{e}\n" for e in kept if not e.startswith("- ")]
+    if bullets or tables:
+        lines += ["", "## Growth", ""] + bullets + [""] + tables
     if FAILURES:
         lines += ["", "## Groups that failed in this run", ""] + [f"- {f}" for f in FAILURES]
     lines += ["", extra]
@@ -410,6 +443,7 @@ def main(argv=None) -> int:
             continue
         try:
             fn()
+            RAN.add(name)
         except Exception as exc:  # a failing group is reported; the others still run and are written
             FAILURES.append(f"{name}: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
             print(f"group {name} failed: {exc}", file=sys.stderr)

@@ -50,6 +50,8 @@ def test_a_failing_group_is_reported_and_the_rest_written_with_stale_rows_dated(
         "Written by `make bench` on 2026-11-30: ...\n\n| group | case | ours | time | reference | time | ratio | note |\n"
         "|---|---|---|---|---|---|---|---|\n| power | n = 5 | exact | 1 ms | twin | 1 ms | 1 |  |\n"
         "| McNemar | gone | ours | 1 ms | ref | 1 ms | 1 |  |\n| McNemar | tiny | ours | 9 s | ref | 9 s | 1 |  |\n"
+        "\n## Growth\n\n- `majority_probability`: time ~ size^1.0.\n\n"
+        "arena --json, by battles.\n\n| battles | time |\n|---|---|\n| 10 | 1 s |\n\n## Reading the table\n"
     )
 
     def broken():
@@ -60,6 +62,8 @@ def test_a_failing_group_is_reported_and_the_rest_written_with_stale_rows_dated(
     monkeypatch.setattr(common, "ROWS", common.ROWS)
     common.ROWS.clear()
     bench.KEPT_ROWS.clear()
+    bench.KEPT_GROWTH.clear()
+    bench.RAN.clear()
     bench.FAILURES.clear()
     assert bench.main(["--only", "passk", "mcnemar", "--out", str(out)]) == 0
     text = out.read_text()
@@ -68,6 +72,9 @@ def test_a_failing_group_is_reported_and_the_rest_written_with_stale_rows_dated(
     assert "| power | n = 5 |" in text and "(stale: measured 2026-11-30)" in text
     assert "| McNemar | gone |" in text  # a row of a group that ran but did not measure it again stays, stale
     assert text.count("| McNemar | tiny |") == 1 and "9 s" not in text  # a row measured again is replaced
+    # growth entries of groups not run stay, marked, with their tables
+    assert "- `majority_probability`: time ~ size^1.0. (stale: measured 2026-11-30)" in text
+    assert "arena --json, by battles. (stale: measured 2026-11-30)\n\n| battles | time |" in text
     with pytest.raises(SystemExit) as stop:
         bench.main(["--only", "nonsense", "--out", str(out)])
     assert stop.value.code == 2
