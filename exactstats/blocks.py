@@ -8,7 +8,7 @@ module computes them from sources too big to hold as one int64 array:
 =========================================  ==================================================================
 :func:`pair_counts`                        from an array, a memory-mapped ``.npy`` file or a wide Parquet file
                                            (``ParquetMatrix``), one block of questions at a time
-:func:`pair_counts_dask`                   from a Dask array, output tiles computed on Dask's workers
+:func:`pair_counts_dask`                   from a Dask array or a ``.npy`` file, one output tile per Dask task
 :class:`PairCounts`                        the counts, with ``discordant()`` and ``phi_float()``
 =========================================  ==================================================================
 
@@ -68,7 +68,7 @@ class PairCounts:
         return np.asarray(out)
 
 
-def _checked_block(block: Any, first_question: int) -> Any:
+def _checked_block(block: Any, first_question: int, first_model: int = 0) -> Any:
     """The block as int8 after checking every cell is 0 or 1 (the first bad cell named)."""
     block = np.asarray(block)
     if block.dtype == np.bool_:
@@ -77,7 +77,8 @@ def _checked_block(block: Any, first_question: int) -> Any:
     if np.any(bad):
         i, j = np.argwhere(bad)[0]
         raise ExactStatsError(
-            f"matrix cell (model {int(i)}, question {first_question + int(j)}) must be 0 or 1, got {block[i, j].item()!r}"
+            f"matrix cell (model {first_model + int(i)}, question {first_question + int(j)}) must be 0 or 1, "
+            f"got {block[i, j].item()!r}"
         )
     return block.astype(np.int8, copy=False)
 
@@ -135,41 +136,76 @@ def _tile(rows: Any, cols: Any) -> Any:
     return total
 
 
+def _row_sums(rows: Any) -> Any:
+    return sum(block.sum(axis=1, dtype=np.int64) for block in rows)
+
+
+def _npy_block(path: str, models: tuple[int, int], questions: tuple[int, int]) -> Any:
+    """One checked block read by the task itself from a memory-mapped ``.npy`` file (only the path travels)."""
+    block = np.load(path, mmap_mode="r")[models[0] : models[1], questions[0] : questions[1]]
+    return _checked_block(block, questions[0], models[0])
+
+
 def _checked_dask_block(block: Any, block_info: Any = None) -> Any:
     rows, cols = block_info[0]["array-location"] if block_info else ((0, 0), (0, 0))
-    if block.dtype != np.bool_:
-        bad = (block != 0) & (block != 1)
-        if np.any(bad):
-            i, j = np.argwhere(bad)[0]
-            raise ExactStatsError(
-                f"matrix cell (model {rows[0] + int(i)}, question {cols[0] + int(j)}) must be 0 or 1, "
-                f"got {block[i, j].item()!r}"
-            )
-    return block.astype(np.int8, copy=False)
+    return _checked_block(block, cols[0], rows[0])
 
 
-def pair_counts_dask(array: Any, models_per_tile: int = 2_000) -> PairCounts:
-    """:class:`PairCounts` of a Dask array (models x questions), each output tile on a Dask worker.
+def _spans(total: int, step: int) -> list[tuple[int, int]]:
+    return [(start, min(total, start + step)) for start in range(0, total, step)]
+
+
+def pair_counts_dask(source: Any, models_per_tile: int = 2_000) -> PairCounts:
+    """:class:`PairCounts` of a Dask array or a ``.npy`` file (models x questions), each output tile a Dask task.
 
     Tile ``(I, J)`` of ``both`` is the sum over question blocks of ``M[I, b] M[J, b]ᵀ`` (the same exact
-    float32 kernel as :func:`pair_counts`), so a worker holds two row groups and one tile, never the whole
-    matrix. Question blocks are cut to at most 2**24 columns. It runs on whatever scheduler is active: the
-    local threads by default, or a ``dask.distributed.Client`` (local processes or a cluster).
+    float32 kernel as :func:`pair_counts`); only tiles with ``I <= J`` are computed (``both`` is symmetric),
+    and a task holds two row groups and one tile, never the whole matrix. Given the path of a ``.npy`` file,
+    each task memory-maps its own blocks, so only the path is sent to the workers (they need the file, on a
+    shared disk for a cluster). Question blocks hold at most 2**24 columns. It runs on whatever scheduler is
+    active: local threads by default, or a ``dask.distributed.Client`` (local processes or a cluster).
 
     >>> import dask.array as da
     >>> pair_counts_dask(da.from_array(np.array([[1, 1, 0], [1, 0, 1]]), chunks=(1, 2))).both.tolist()
     [[2, 1], [1, 2]]
     """
     import dask.array as da
+    from dask.base import compute
+    from dask.delayed import delayed
 
-    if not isinstance(array, da.Array) or array.ndim != 2 or 0 in array.shape:
-        raise ExactStatsError(f"array must be a non-empty 2-D dask.array.Array, got {type(array).__name__}")
-    k, n = array.shape
-    questions_per_block = min(EXACT_FLOAT32, max(1, max(array.chunks[1])))
-    chunks = {0: min(k, models_per_tile), 1: questions_per_block}
-    M = array.rechunk(chunks).map_blocks(_checked_dask_block, dtype=np.int8)  # type: ignore[no-untyped-call]
-    tiles = dict(dtype=np.float64, concatenate=False)
-    both = da.blockwise(_tile, "ij", M, "ib", M, "jb", **tiles)  # type: ignore[no-untyped-call]
-    right = M.sum(axis=1, dtype=np.int64)
-    both_np, right_np = da.compute(both, right)  # type: ignore[no-untyped-call]
-    return PairCounts(np.asarray(right_np), np.rint(both_np).astype(np.int64), n)
+    tile_rows = max(1, int(models_per_tile))
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file() or path.suffix != ".npy":
+            raise ExactStatsError(f"source {str(path)!r} must be an existing .npy file or a dask.array.Array")
+        k, n = _shape(np.load(path, mmap_mode="r").shape)
+        step = _step(min(k, tile_rows), n, BLOCK_CELLS)
+        read = delayed(_npy_block, pure=True)
+        blocks = [[read(str(path), rows, cols) for cols in _spans(n, step)] for rows in _spans(k, tile_rows)]
+    elif isinstance(source, da.Array):
+        k, n = _shape(source.shape)
+        step = min(EXACT_FLOAT32, max(1, max(source.chunks[1])))
+        M = source.rechunk({0: min(k, tile_rows), 1: step}).map_blocks(  # type: ignore[no-untyped-call]
+            _checked_dask_block, dtype=np.int8
+        )
+        blocks = [list(row) for row in M.to_delayed()]
+    else:
+        raise ExactStatsError(f"source must be a dask.array.Array or a .npy path, got {type(source).__name__}")
+    groups = len(blocks)
+    tile = delayed(_tile, pure=True)
+    pairs = [(i, j) for i in range(groups) for j in range(i, groups)]
+    tiles, rights = compute(  # type: ignore[no-untyped-call]
+        [tile(blocks[i], blocks[j]) for i, j in pairs], [delayed(_row_sums)(row) for row in blocks]
+    )
+    starts = [r * min(k, tile_rows) for r in range(groups)] + [k]
+    both = np.zeros((k, k))
+    for (i, j), t in zip(pairs, tiles):
+        both[starts[i] : starts[i + 1], starts[j] : starts[j + 1]] = t
+        both[starts[j] : starts[j + 1], starts[i] : starts[i + 1]] = np.asarray(t).T
+    return PairCounts(np.concatenate(rights).astype(np.int64), np.rint(both).astype(np.int64), n)
+
+
+def _shape(shape: Any) -> tuple[int, int]:
+    if len(shape) != 2 or 0 in shape:
+        raise ExactStatsError(f"source must be a non-empty models x questions matrix, got shape {tuple(shape)}")
+    return int(shape[0]), int(shape[1])

@@ -116,13 +116,37 @@ def test_dask_tiles_equal_brute_force(M, row_chunk, col_chunk, tile):
     assert got.both.tolist() == both.tolist() and got.right.tolist() == right.tolist()
 
 
-def test_dask_refuses_what_is_not_a_dask_array():
-    with pytest.raises(es.ExactStatsError, match="dask.array.Array"):
+@settings(max_examples=25, deadline=None)
+@given(matrices, st.integers(1, 6))
+def test_dask_from_a_npy_file_equals_brute_force(tmp_path_factory, M, tile):
+    """Each task memory-maps its own blocks of the file (only the path travels): the same exact counts."""
+    import dask
+
+    path = tmp_path_factory.mktemp("npy") / "m.npy"
+    np.save(path, M)
+    right, both = brute(M)
+    with dask.config.set(scheduler="threads"):
+        got = blocks.pair_counts_dask(path, models_per_tile=tile)
+    assert got.both.tolist() == both.tolist() and got.right.tolist() == right.tolist()
+
+
+def test_dask_refuses_what_it_cannot_read(tmp_path):
+    with pytest.raises(es.ExactStatsError, match="dask.array.Array or a .npy path"):
         blocks.pair_counts_dask(np.ones((2, 2)))
+    with pytest.raises(es.ExactStatsError, match="existing .npy file"):
+        blocks.pair_counts_dask(tmp_path / "none.npy")
+    np.save(tmp_path / "flat.npy", np.ones(3))
+    with pytest.raises(es.ExactStatsError, match="models x questions"):
+        blocks.pair_counts_dask(tmp_path / "flat.npy")
+    bad = np.ones((5, 9), dtype=np.int8)
+    bad[4, 7] = 3
+    np.save(tmp_path / "bad.npy", bad)
+    with pytest.raises(es.ExactStatsError, match=r"model 4, question 7"):
+        blocks.pair_counts_dask(tmp_path / "bad.npy", models_per_tile=2)
 
 
 @pytest.mark.slow
-def test_dask_on_several_worker_processes():
+def test_dask_on_several_worker_processes(tmp_path):
     """A local cluster of two worker processes: the tiles are computed in other processes and agree exactly;
     a bad cell raised in a worker reaches the caller as the same error, naming the cell."""
     import dask.array as da
@@ -141,3 +165,6 @@ def test_dask_on_several_worker_processes():
             bad[250, 3_333] = 7
             with pytest.raises(es.ExactStatsError, match=r"model 250, question 3333"):
                 blocks.pair_counts_dask(da.from_array(bad, chunks=(100, 1_000)), models_per_tile=100)
+            np.save(tmp_path / "m.npy", M)  # the workers read their own blocks of the file
+            got = blocks.pair_counts_dask(tmp_path / "m.npy", models_per_tile=120)
+            assert (got.both == both).all() and (got.right == right).all()
