@@ -178,12 +178,12 @@ def _write_battles(path: Path, battles: int, models: int, rng: np.random.Generat
     pd.DataFrame({"model_a": names[a], "model_b": names[b], "winner": winner}).to_csv(path, index=False)
 
 
-ARENA_CASES = [  # (battles, models, rounds, with FastChat)
-    (10_000, 20, 3, True),
-    (100_000, 20, 3, True),
-    (1_000_000, 20, 3, True),
-    (1_000_000, 100, 3, True),
-    (10_000_000, 100, 1, True),
+ARENA_CASES = [  # (battles, models, rounds)
+    (10_000, 20, 3),
+    (100_000, 20, 3),
+    (1_000_000, 20, 3),
+    (1_000_000, 100, 3),
+    (10_000_000, 100, 1),
 ]
 BOOTSTRAP_CASE = (100_000, 20)  # (battles, models)
 
@@ -200,14 +200,14 @@ def bench_arena() -> None:
     by_battles: dict[int, float] = {}
     by_models: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for battles, models, rounds, with_fastchat in ARENA_CASES:
+        for battles, models, rounds in ARENA_CASES:
             path = Path(tmp) / f"battles-{battles}-{models}.csv"
             _write_battles(path, battles, models, rng)
             cases = {
                 "ours": ([PY, "-m", "exactstats", "arena", str(path), "--json"], Path(tmp) / "a.json"),
                 "floor": ([PY, "-c", ARENA_FLOOR, str(path)], None),
             }
-            if fastchat and with_fastchat:
+            if fastchat:
                 cases["fastchat"] = ([PY, "-c", FASTCHAT, str(path)], None)
             t = alternated_processes(cases, repeat=rounds)
             case = f"{battles:,} battles, {models} models"
@@ -259,19 +259,28 @@ def bench_arena() -> None:
     GROWTH.append(_growth("arena --json, 1,000,000 battles", "models", by_models))
 
 
-KERNEL = """
+# a random 0/1 int8 matrix M (an array or a memory map), drawn in slabs: a float matrix of this size would not fit
+FILL = """
+for start in range(0, M.shape[0], 500):
+    stop = min(M.shape[0], start + 500)
+    M[start:stop] = rng.random((stop - start, M.shape[1]), dtype=np.float32) < 0.6
+"""
+
+KERNEL = (
+    """
 import sys, time, numpy as np
 from exactstats._blockwise import co_occurrence
 models, questions = int(sys.argv[1]), int(sys.argv[2])
 rng = np.random.default_rng(0)
 M = np.empty((models, questions), dtype=np.int8)
-for start in range(0, models, 500):  # drawn in slabs: a float matrix of this size would not fit
-    stop = min(models, start + 500)
-    M[start:stop] = rng.random((stop - start, questions), dtype=np.float32) < 0.6
+"""
+    + FILL
+    + """
 t = time.perf_counter()
 both = co_occurrence(M)
 print(time.perf_counter() - t, int(both[0, 0]))
 """
+)
 
 SCALE_CASES = [(1_000, 15_000), (1_000, 100_000), (3_000, 100_000), (10_000, 100_000)]
 
@@ -294,14 +303,16 @@ def bench_scale() -> None:
     bench_dask(*DASK_CASE)
 
 
-DASK = """
+DASK = (
+    """
 import sys, time, numpy as np
 from pathlib import Path
 models, questions, folder = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
 rng = np.random.default_rng(1)
 M = np.lib.format.open_memmap(folder / "m.npy", mode="w+", dtype=np.int8, shape=(models, questions))
-for start in range(0, models, 500):
-    M[start : start + 500] = rng.random((min(500, models - start), questions), dtype=np.float32) < 0.6
+"""
+    + FILL
+    + """
 M.flush()
 del M
 from dask.distributed import Client, LocalCluster
@@ -318,6 +329,7 @@ with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_a
 assert (one.both == two.both).all() and (one.right == two.right).all()
 print(single, spread, started)
 """
+)
 
 
 DASK_CASE = (3_000, 100_000)  # (models, questions)

@@ -38,24 +38,7 @@ def binomial_lower_sum(m: int, t: int) -> int:
         return 0
     if t >= m:
         return 1 << m
-    # Binary splitting of sum_i prod_{j<i} (m - j) / (j + 1): products of big
-    # halves instead of t successive bignum updates.
-    p, q, s = _split(m, 0, t + 1)
-    return int(s // q)
-
-
-def _split(m: int, a: int, b: int) -> tuple[Any, Any, Any]:
-    """P = prod_{a<=j<b} (m-j), Q = prod (j+1), T = Q * sum_{i=a}^{b-1} prod_{a<=j<i} (m-j)/(j+1)."""
-    if b - a <= _LEAF:
-        p, q, t = _mpz(1), _mpz(1), _mpz(0)
-        for j in range(a, b):
-            t = (t + p) * (j + 1)
-            p, q = p * (m - j), q * (j + 1)
-        return p, q, t
-    mid = (a + b) // 2
-    p1, q1, t1 = _split(m, a, mid)
-    p2, q2, t2 = _split(m, mid, b)
-    return p1 * p2, q1 * q2, t1 * q2 + p1 * t2
+    return binomial_range_sum(m, 0, t, 1, 1)  # binary splitting: products of halves, not t bignum updates
 
 
 def binomial_cdf_scaled(n: int, upto: int, j: int, grid: int) -> int:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._blockwise import BLOCK_CELLS, EXACT_FLOAT32
+from ._blockwise import BLOCK_CELLS, EXACT_FLOAT32, block_step, cross_product, phi_from_counts
 from ._lazy import np
 from ._validate import ExactStatsError
 
@@ -58,14 +58,7 @@ class PairCounts:
         >>> pair_counts(np.array([[1, 1, 0, 0], [1, 0, 0, 0]])).phi_float().round(4).tolist()
         [[1.0, 0.5774], [0.5774, 1.0]]
         """
-        n, r = self.questions, self.right
-        constant = (r == 0) | (r == n)
-        if np.any(constant):
-            raise ExactStatsError(f"row {int(np.argmax(constant))} is constant: phi is undefined for it")
-        spread = np.sqrt(r * (n - r).astype(np.float64))
-        out = (n * self.both - np.outer(r, r)) / np.outer(spread, spread)
-        np.fill_diagonal(out, 1.0)
-        return np.asarray(out)
+        return phi_from_counts(self.right, self.both, self.questions, "matrix")
 
 
 def _checked_block(block: Any, first_question: int, first_model: int = 0) -> Any:
@@ -81,16 +74,6 @@ def _checked_block(block: Any, first_question: int, first_model: int = 0) -> Any
             f"got {block[i, j].item()!r}"
         )
     return block.astype(np.int8, copy=False)
-
-
-def _block_product(block: Any) -> tuple[Any, Any]:
-    """(row sums, M Mᵀ) of one checked block of at most 2**24 questions, exact, in float64."""
-    f = block.astype(np.float32)
-    return block.sum(axis=1, dtype=np.int64), (f @ f.T).astype(np.float64)
-
-
-def _step(models: int, questions: int, block_cells: int) -> int:
-    return max(1, min(questions, EXACT_FLOAT32, block_cells // max(models, 1)))
 
 
 def pair_counts(source: Any, block_cells: int = BLOCK_CELLS) -> PairCounts:
@@ -115,25 +98,19 @@ def pair_counts(source: Any, block_cells: int = BLOCK_CELLS) -> PairCounts:
                 f"source {str(path)!r} must be a .npy file (a wide Parquet file: wrap it in ParquetMatrix)"
             )
         source = np.load(path, mmap_mode="r")
-    shape = getattr(source, "shape", None)
-    if shape is None or len(shape) != 2 or 0 in shape:
-        raise ExactStatsError(f"source must be a non-empty models x questions matrix, got shape {shape}")
-    k, n = shape
+    k, n = _shape(getattr(source, "shape", ()))
     right, both = np.zeros(k, dtype=np.int64), np.zeros((k, k))
-    step = _step(k, n, block_cells)
+    step = block_step(k, n, block_cells)
     for start in range(0, n, step):
-        r, b = _block_product(_checked_block(source[:, start : start + step], start))
-        right += r
-        both += b
+        block = _checked_block(source[:, start : start + step], start)
+        right += block.sum(axis=1, dtype=np.int64)
+        both += cross_product(block, block)
     return PairCounts(right, np.rint(both).astype(np.int64), n)
 
 
 def _tile(rows: Any, cols: Any) -> Any:
     """One output tile ``sum_b rows_b cols_bᵀ`` from the lists of question blocks of two row groups."""
-    total = 0.0
-    for a, b in zip(rows, cols):
-        total = total + (a.astype(np.float32) @ b.astype(np.float32).T).astype(np.float64)
-    return total
+    return sum(cross_product(a, b) for a, b in zip(rows, cols))
 
 
 def _row_sums(rows: Any) -> Any:
@@ -179,7 +156,7 @@ def pair_counts_dask(source: Any, models_per_tile: int = 2_000) -> PairCounts:
         if not path.is_file() or path.suffix != ".npy":
             raise ExactStatsError(f"source {str(path)!r} must be an existing .npy file or a dask.array.Array")
         k, n = _shape(np.load(path, mmap_mode="r").shape)
-        step = _step(min(k, tile_rows), n, BLOCK_CELLS)
+        step = block_step(min(k, tile_rows), n)
         read = delayed(_npy_block, pure=True)
         blocks = [[read(str(path), rows, cols) for cols in _spans(n, step)] for rows in _spans(k, tile_rows)]
     elif isinstance(source, da.Array):

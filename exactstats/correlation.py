@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:  # SymPy loads only when an exact surd is asked for
     import sympy
 
-from ._blockwise import co_occurrence
+from ._blockwise import co_occurrence, phi_from_counts
 from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
 
@@ -100,15 +100,8 @@ def phi_matrix_float(errors: Any) -> np.ndarray:
     e = as_binary_matrix(errors, "errors")
     if e.shape[0] < 2:
         raise ExactStatsError(f"errors must have at least 2 rows (models), got {e.shape[0]}")
-    n, ones = e.shape[1], e.sum(axis=1)
-    constant = (ones == 0) | (ones == n)
-    if np.any(constant):
-        raise ExactStatsError(f"errors row {int(np.argmax(constant))} is constant: phi is undefined for it")
-    # phi from the exact counts: (n both - r_i r_j) / sqrt(r_i (n - r_i) r_j (n - r_j)), blockwise (no float copy)
-    spread = np.sqrt(ones * (n - ones).astype(np.float64))
-    r = (n * co_occurrence(e) - np.outer(ones, ones)) / np.outer(spread, spread)
-    np.fill_diagonal(r, 1.0)
-    return np.asarray(r)
+    # phi from the exact counts, the co-occurrences taken blockwise (no float copy of the matrix)
+    return phi_from_counts(e.sum(axis=1), co_occurrence(e), e.shape[1], "errors")
 
 
 def mean_phi_float(errors: Any) -> float:

@@ -93,6 +93,7 @@ def _args(b: Any, c: Any, n: Any, margin: Any, alternative: Any, nuisance_level:
     return b, c, n, _margin(margin), alternative, _gamma(nuisance_level)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _upper_bound(m: int, n: int, gamma: Fraction) -> Fraction:
     if m >= n:
         return Fraction(1)
@@ -138,18 +139,9 @@ def discordance_upper_bound(m: int, n: int, nuisance_level: Any = NUISANCE_LEVEL
     return _upper_bound(m, n, _gamma(nuisance_level))
 
 
-def _tails(b: int, m: int, eps: Fraction) -> tuple[Fraction, Fraction] | None:
-    """Conditional one-sided p-values given m: (theta >= 1/2 + eps, theta <= 1/2 - eps); None if eps > 1/2."""
-    scaled = _tails_scaled(b, m, eps)
-    if scaled is None:
-        return None
-    upper, lower, d = scaled
-    return reduced_fraction(upper, d**m, radical=d), reduced_fraction(lower, d**m, radical=d)
-
-
-def _tails_scaled(b: int, m: int, eps: Fraction) -> tuple[int, int, int] | None:
-    """The two tails of :func:`_tails` as integers over one denominator ``d**m``, and ``d``: they compare
-    without reducing."""
+def _tails(b: int, m: int, eps: Fraction) -> tuple[int, int, int] | None:
+    """Conditional one-sided p-values given m, (theta >= 1/2 + eps, theta <= 1/2 - eps), as integers over one
+    denominator ``d**m``, and ``d`` (they compare without reducing); None if eps > 1/2."""
     half = Fraction(1, 2)
     if eps > half:
         return None
@@ -164,7 +156,7 @@ def _tails_scaled(b: int, m: int, eps: Fraction) -> tuple[int, int, int] | None:
 
 
 def _conditional(b: int, m: int, eps: Fraction, alternative: str) -> Fraction:
-    scaled = _tails_scaled(b, m, eps)
+    scaled = _tails(b, m, eps)
     if scaled is None:
         return Fraction(0)  # no theta in [0, 1] is that far from 1/2: the null is empty
     upper, lower, d = scaled

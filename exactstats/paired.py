@@ -32,6 +32,7 @@ from ._validate import (
     as_probability,
     refuse_if_too_big,
 )
+from .blocks import PairCounts
 from .multiplicity import bh_adjust, holm_adjust
 
 __all__ = [
@@ -215,10 +216,8 @@ def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     >>> int(b[0, 1]), int(c[0, 1])
     (1, 1)
     """
-    M = as_binary_matrix(C, "C")
-    # b[i, j] = right[i] - both[i, j]: one product, blockwise and exact (exactstats._blockwise)
-    b = M.sum(axis=1)[:, None] - co_occurrence(M)
-    return b, b.T.copy()
+    M = as_binary_matrix(C, "C")  # checked once here: the counts below trust it
+    return PairCounts(M.sum(axis=1), co_occurrence(M), M.shape[1]).discordant()
 
 
 class PairComparison(NamedTuple):

@@ -85,7 +85,7 @@ def test_the_scale_groups_run_on_tiny_inputs(monkeypatch):
     from benchmarks import scale_bench as sb
 
     monkeypatch.setattr(sb, "REPORT_CASES", [(4, 200, "wide", 1), (2, 500, "long", 1)])
-    monkeypatch.setattr(sb, "ARENA_CASES", [(3_000, 5, 1, True)])
+    monkeypatch.setattr(sb, "ARENA_CASES", [(3_000, 5, 1)])
     monkeypatch.setattr(sb, "BOOTSTRAP_CASE", (2_000, 4))
     monkeypatch.setattr(sb, "SCALE_CASES", [(30, 500)])
     monkeypatch.setattr(sb, "DASK_CASE", (40, 2_000))

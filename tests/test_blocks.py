@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import exactstats as es
-from exactstats import blocks
+from exactstats import _blockwise, blocks
 
 matrices = st.tuples(st.integers(1, 9), st.integers(1, 60)).flatmap(
     lambda shape: arrays(np.int8, shape, elements=st.integers(0, 1))
@@ -27,7 +27,7 @@ def test_pair_counts_equal_brute_force_at_every_block_size(M, block_cells, float
     """Blocks of any width, and a float32 limit forced down so that blocks also split at it."""
     right, both = brute(M)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(blocks, "EXACT_FLOAT32", float32_limit)
+        mp.setattr(_blockwise, "EXACT_FLOAT32", float32_limit)  # read by block_step, which pair_counts uses
         got = blocks.pair_counts(M, block_cells=block_cells)
     assert got.right.tolist() == right.tolist() and got.both.tolist() == both.tolist()
     assert got.questions == M.shape[1] and got.both.dtype == np.int64

@@ -73,10 +73,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> None:
-    from .analysis import analyse
-    from .importers import load_results
-    from .render import to_html, to_json, to_markdown
-
     if args.out:
         refuse_to_overwrite_an_input(args.out, args.inputs)
     if getattr(args, "scores", False) or (len(args.inputs) == 1 and _is_task_file(args.inputs[0])):
@@ -95,14 +91,17 @@ def main(args: argparse.Namespace) -> None:
     # rescan all of them again and again as they are made (a second of 1,000 models' 7): off for this command
     gc.disable()
     try:
-        _matrix_report(args, load_results, analyse, to_html, to_json, to_markdown)
+        _matrix_report(args)
     finally:
         gc.enable()
 
 
-def _matrix_report(
-    args: argparse.Namespace, load_results: Any, analyse: Any, to_html: Any, to_json: Any, to_markdown: Any
-) -> None:
+def _matrix_report(args: argparse.Namespace) -> None:
+    """The report on a correctness matrix (every input but pass@k and task tables)."""
+    from .analysis import analyse
+    from .importers import load_results
+    from .render import to_html, to_json, to_markdown
+
     rs = load_results(args.inputs, intersect=args.intersect, metric=args.metric)
     if rs.dropped:
         print(f"exactstats report: dropped {rs.dropped} questions not shared by every model", file=sys.stderr)

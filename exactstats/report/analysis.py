@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
+from itertools import chain
 from typing import Any, overload
 
 import numpy as np
@@ -161,7 +162,7 @@ class PairRows(Sequence[PairTest]):
         """``json.dumps([vars(row) for row in self])``, written from the columns."""
         names = [json.dumps(m) for m in self.models]
         q = self.q_bh if self.q_bh is not None else [None] * len(self)
-        if not all(math.isfinite(x) for x in (*self.p, *self.p_holm, *(v for v in q if v is not None))):
+        if not all(math.isfinite(x) for x in chain(self.p, self.p_holm, (v for v in q if v is not None))):
             return json.dumps([dict(vars(row)) for row in self])  # NaN or infinity: json's own spelling
         rows = [
             f'{{"a": {names[i]}, "b_model": {names[j]}, "b": {b}, "c": {c}, "p": {p!r}, "p_holm": {h!r}, '
@@ -227,9 +228,7 @@ def _plain(value: Any) -> Any:
     shallow copy of its field dict, a list of them a list of dicts."""
     if is_dataclass(value) and not isinstance(value, type):
         return dict(vars(value))
-    if isinstance(value, PairRows):
-        return [dict(vars(v)) for v in value]
-    if isinstance(value, list) and value and is_dataclass(value[0]):
+    if isinstance(value, PairRows) or (isinstance(value, list) and value and is_dataclass(value[0])):
         return [dict(vars(v)) for v in value]
     return value
 
