@@ -51,6 +51,7 @@ Function                                      What it computes
 :func:`majority_probability_heterogeneous`    Majority probability for voters with their own accuracies ...
 :func:`poisson_binomial_pmf`                  Exact distribution of the number of right voters when ...
 :func:`plurality_probability`                 Probability that the right option wins a plurality vote, ...
+:func:`plurality_probability_float`           Float twin of plurality_probability, for panels of ...
 *votes of a panel*
 :func:`majority_vote`                         Plurality winner per question from a models x questions ...
 :func:`majority_vote_accuracy`                Exact accuracy of the panel's plurality vote
@@ -370,6 +371,7 @@ from .condorcet import (
     majority_probability_float,
     majority_probability_heterogeneous,
     plurality_probability,
+    plurality_probability_float,
     poisson_binomial_pmf,
 )
 from .consistency import (
@@ -627,6 +629,7 @@ __all__ = [
     "majority_probability_heterogeneous",
     "poisson_binomial_pmf",
     "plurality_probability",
+    "plurality_probability_float",
     "MAJORITY_TIE_RULES",
     "PLURALITY_TIE_RULES",
     "majority_vote",

@@ -256,6 +256,21 @@ def refuse_if_too_big(bits: float, what: str, twin: str, limit: int = MAX_EXACT_
         )
 
 
+def refuse_if_slow(cost: float, limit: float, what: str, twin: str, allow_slow: Any) -> None:
+    """Refuse, unless ``allow_slow``, exact work past the size at which it was measured to take more than
+    ten times as long as its float twin (``make bench``, group "exact sums"): the caller chooses the wait.
+
+    ``cost`` and ``limit`` are in the caller's own unit of work (bits of its integers, or terms).
+    """
+    if allow_slow is not True and allow_slow is not False:
+        raise ExactStatsError(f"allow_slow must be True or False, got {allow_slow!r}")
+    if cost > limit and not allow_slow:
+        raise ExactStatsError(
+            f"{what} is past the size at which the exact sum takes over ten times as long as its float twin; "
+            f"use {twin} for a float answer, or pass allow_slow=True to wait for the exact one"
+        )
+
+
 def log2_comb(n: int, k: int) -> float:
     """log2 C(n, k), from lgamma (sizes only; never used for a result)."""
     k = min(k, n - k)

@@ -21,12 +21,15 @@ from typing import Any
 
 from ._binomial import _mpz, reduced_fraction
 from ._lazy import np
-from ._validate import as_int, as_probability, refuse_if_too_big
+from ._validate import as_int, as_probability, refuse_if_slow, refuse_if_too_big
 
 __all__ = ["expected_best_accuracy", "expected_best_accuracy_float"]
 
 # questions x bits of the largest integer: about a second of exact work at the limit on one core
 _WORK_LIMIT = 300_000_000
+# Past questions * evaluations * log2(d) = 9,000 bits the exact sum (questions squarings of integers that
+# size) was measured at over ten times the float twin's time (make bench), and is refused unless allow_slow
+FAST_BITS = 9_000
 
 
 def _args(questions: Any, accuracy: Any, evaluations: Any) -> tuple[int, Fraction, int]:
@@ -36,18 +39,22 @@ def _args(questions: Any, accuracy: Any, evaluations: Any) -> tuple[int, Fractio
     return n, p, m
 
 
-def expected_best_accuracy(questions: int, accuracy: Any, evaluations: int = 2) -> Fraction:
+def expected_best_accuracy(
+    questions: int, accuracy: Any, evaluations: int = 2, *, allow_slow: bool = False
+) -> Fraction:
     """Exact expected accuracy of the best of ``evaluations`` independent scores on ``questions`` questions.
 
     Each score is ``Binomial(questions, accuracy) / questions``; the result is the mean of
     their maximum. Its excess over ``accuracy`` is what "quote the better format"
     adds on average to a model that is equally good in every format. Refused (naming the
     float twin) when the work would take more than seconds: ``questions`` steps on integers
-    of ``questions * evaluations * log2(denominator)`` bits.
+    of ``questions * evaluations * log2(denominator)`` bits. Past 9,000 such bits (1,500 questions,
+    two evaluations, accuracy 1/4) it takes over ten times as long as :func:`expected_best_accuracy_float`
+    and is refused unless ``allow_slow=True``.
 
     >>> expected_best_accuracy(1, "1/4", 2)        # either of two one-question scores right
     Fraction(7, 16)
-    >>> round(float(expected_best_accuracy(2000, "1/4", 2) - Fraction(1, 4)), 5)
+    >>> round(float(expected_best_accuracy(2000, "1/4", 2, allow_slow=True) - Fraction(1, 4)), 5)
     0.00546
     """
     n, p, m = _args(questions, accuracy, evaluations)
@@ -60,6 +67,8 @@ def expected_best_accuracy(questions: int, accuracy: Any, evaluations: int = 2) 
         "expected_best_accuracy_float",
         limit=_WORK_LIMIT // n,
     )
+    what = f"expected_best_accuracy with {n} questions and {m} evaluations"
+    refuse_if_slow(n * m * d.bit_length(), FAST_BITS, what, "expected_best_accuracy_float", allow_slow)
     # P(X = j) = C(n, j) a**j (d-a)**(n-j) / d**n; sum over k of P(max >= k) = n - sum over k of P(X <= k-1)**m
     term = _mpz(d - a) ** n  # the numerator at j = 0, then the next one by the ratio of neighbours (GMP integers)
     below = _mpz(0)  # d**n * P(X <= k-1)

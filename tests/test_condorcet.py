@@ -126,7 +126,7 @@ def test_weighted_binomial_sums_by_binary_splitting_equal_the_direct_sum(m, data
 def test_majority_at_large_k_is_exact_and_quick():
     from scipy.stats import binom
 
-    p = es.majority_probability("0.501", 100_001)  # one binary-split sum: about a tenth of a second
+    p = es.majority_probability("0.501", 100_001, allow_slow=True)  # one binary-split sum: about a tenth of a second
     assert float(p) == pytest.approx(float(binom.sf(50_000, 100_001, 0.501)), rel=1e-12)
 
 
@@ -152,3 +152,17 @@ def test_reduced_fraction_radical_overshoot_falls_back():
     # 8 / 4: gcd(8, 4) = 4 is divided out, then 2: 8 has more twos than the denominator holds
     assert reduced_fraction(8, 4, radical=4) == Fraction(2)
     assert reduced_fraction(2**30 * 3, 2**10, radical=2) == Fraction(2**20 * 3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.fractions(0, 1, max_denominator=50), min_size=1, max_size=14),
+    st.integers(2, 6),
+    st.sampled_from(es.PLURALITY_TIE_RULES),
+)
+def test_plurality_float_twin_agrees_with_the_exact_sum(ps, options, ties):
+    """The poissonized float twin against the exact integer sum, for any voters, options and tie rule."""
+    from exactstats.condorcet import plurality_probability_float
+
+    exact = plurality_probability(ps, options=options, ties=ties)
+    assert plurality_probability_float(ps, options=options, ties=ties) == pytest.approx(float(exact), abs=1e-12)

@@ -229,3 +229,43 @@ def test_rejection_region_equals_an_exact_scan(m, data, margin, alternative):
     lo, hi = es.rejection_region(m, n, margin, ALPHA, alternative)
     exact = [b for b in range(m + 1) if es.paired_equivalence_p_value(b, m - b, n, margin, alternative) <= ALPHA]
     assert list(range(lo, hi + 1)) == exact
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3_000), st.data(), st.sampled_from(["1/1000", "1/20", "1/3", "1/1000000"]))
+def test_upper_bound_screened_in_floats_equals_the_all_exact_search(n, data, gamma):
+    """The float screen only skips exact sums it can decide: with the screen off (a margin no float clears)
+    the search returns the same grid point, and the default path then agrees with every boundary sum."""
+    import exactstats.equivalence as eq
+    from exactstats._binomial import binomial_cdf_scaled
+
+    m = data.draw(st.integers(0, n))
+    g = Fraction(gamma)
+    eq._upper_bound.cache_clear()
+    screened = eq._upper_bound(m, n, g)
+    eq._upper_bound.cache_clear()
+    saved = eq._SCREEN
+    eq._SCREEN = 1e300  # below < 0 and above = inf: every grid point goes to the exact sum
+    try:
+        exact = eq._upper_bound(m, n, g)
+    finally:
+        eq._SCREEN = saved
+        eq._upper_bound.cache_clear()
+    assert screened == exact
+    if m < n:  # the answer's defining property, on integers: j/grid qualifies and (j - 1)/grid does not
+        j = int(exact * eq._GRID)
+        limit = g * eq._GRID**n
+        assert binomial_cdf_scaled(n, m, j, eq._GRID) <= limit < binomial_cdf_scaled(n, m, j - 1, eq._GRID)
+
+
+def test_upper_bound_screen_leaves_the_exact_sums_out(monkeypatch):
+    """At a realistic size the bound needs no exact binomial sum at all (it took most of a p-value's time)."""
+    import exactstats.equivalence as eq
+
+    calls = []
+    real = eq.binomial_cdf_scaled
+    monkeypatch.setattr(eq, "binomial_cdf_scaled", lambda *a: calls.append(a) or real(*a))
+    eq._upper_bound.cache_clear()
+    assert Fraction(1, 5) < eq._upper_bound(1_000, 3_000, Fraction(1, 1000)) < Fraction(2, 5)
+    eq._upper_bound.cache_clear()
+    assert calls == []

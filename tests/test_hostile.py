@@ -81,7 +81,7 @@ def test_huge_exact_values_are_summarised_not_printed(capsys):
     assert "--exact prints it" in capsys.readouterr().out
     assert main(["condorcet", "0.7", "5001", "--exact", "--json"]) == 0
     exact = Fraction(json.loads(capsys.readouterr().out)["exact"])
-    assert exact == es.majority_probability("0.7", 5001)
+    assert exact == es.majority_probability("0.7", 5001, allow_slow=True)
 
 
 def test_values_that_read_as_options_or_decimals(capsys):
@@ -142,7 +142,7 @@ def test_float_twins_named_in_refusals_agree_with_exact_where_both_run():
             float(es.expected_pass_at_k(20, 5, "0.3", est)), rel=1e-12
         )
     assert es.expected_best_accuracy_float(3000, "0.3", 3) == pytest.approx(
-        float(es.expected_best_accuracy(3000, "0.3", 3)), rel=1e-12
+        float(es.expected_best_accuracy(3000, "0.3", 3, allow_slow=True)), rel=1e-12
     )
     lo, hi = es.clopper_pearson_interval(1000, 10000)  # 0.5 s, where it took over 9 minutes
     flo, fhi = es.clopper_pearson_interval_float(1000, 10000)
@@ -150,6 +150,49 @@ def test_float_twins_named_in_refusals_agree_with_exact_where_both_run():
     with pytest.raises(es.ExactStatsError, match="clopper_pearson_interval_float"):
         es.clopper_pearson_interval(10**5, 10**6)
     assert 0.999 < es.mcnemar_power_float(10**9, "0.011", "0.01") <= 1  # it never finished before
+    assert es.plurality_probability_float(["0.4"] * 40) == pytest.approx(
+        float(es.plurality_probability(["0.4"] * 40)), rel=1e-12
+    )
+
+
+# the sizes of issue 37's 10x rule: past its limit each exact sum is refused, naming its float twin and
+# allow_slow; with allow_slow=True it runs and agrees with the twin
+SLOW_EXACT = [
+    (es.majority_probability, ("0.7", 3_001), es.majority_probability_float, 1e-12),
+    (es.majority_probability, ("0.7", 10_001), es.majority_probability_float, 1e-12),
+    (
+        es.paired_equivalence_p_value,
+        (2_910, 2_890, 17_400, "0.02"),
+        es.paired_equivalence_p_value_float,
+        1e-5,
+    ),  # its q_U is unrounded
+    (es.expected_best_accuracy, (2_000, "1/4", 2), es.expected_best_accuracy_float, 1e-12),
+    (es.expected_best_accuracy, (5_000, "1/4", 2), es.expected_best_accuracy_float, 1e-12),
+    (es.plurality_probability, (["0.6"] * 1_001,), es.plurality_probability_float, 1e-12),
+]
+
+
+@pytest.mark.parametrize("exact, args, twin, rel", SLOW_EXACT, ids=lambda x: getattr(x, "__name__", None))
+def test_exact_sums_past_the_ten_times_rule_are_refused_naming_the_twin(exact, args, twin, rel):
+    with pytest.raises(es.ExactStatsError, match=f"use {twin.__name__} for a float answer, or pass allow_slow=True"):
+        exact(*args)
+    if exact is not es.plurality_probability or len(args[0]) < 400:  # the exact plurality of 1,001 takes seconds
+        assert float(exact(*args, allow_slow=True)) == pytest.approx(twin(*args), rel=rel)
+
+
+@pytest.mark.parametrize("flag", [1, 0, "yes", None, 1.0])
+def test_allow_slow_must_be_a_bool(flag):
+    with pytest.raises(es.ExactStatsError, match="allow_slow must be True or False"):
+        es.majority_probability("0.7", 3, allow_slow=flag)
+
+
+def test_sizes_below_the_limits_run_without_allow_slow():
+    """Each limit sits just above the sizes the bench shows within 10x (a test that the limits did not drift
+    down to refuse the everyday sizes the book uses)."""
+    assert es.majority_probability("0.7", 1_001) > Fraction(99, 100)
+    assert es.paired_equivalence_p_value(600, 580, 3_540, "0.02") < 1
+    assert es.expected_best_accuracy(1_000, "1/4", 2) > Fraction(1, 4)
+    assert es.plurality_probability(["0.6"] * 301) > Fraction(9, 10)
 
 
 # --- report inputs ----------------------------------------------------------------------------
