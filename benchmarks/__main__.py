@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import date
 from fractions import Fraction
 from math import comb
@@ -101,28 +102,39 @@ def bench_mcnemar() -> None:
 # --- 3. Condorcet and plurality --------------------------------------------------------------
 
 
+def _refused(call: Callable[[], object]) -> str:
+    """The note of a row whose exact call is refused by default (issue 37's 10x rule): it is timed with
+    allow_slow=True."""
+    try:
+        call()
+    except es.ExactStatsError as exc:
+        assert "allow_slow=True" in str(exc), exc
+        return "refused by default (past its 10x limit); timed with allow_slow=True"
+    return ""
+
+
 def bench_condorcet() -> None:
     from scipy import stats
 
     for k in (11, 101, 1_001, 3_001, 10_001):  # up to the sizes of issue 37's 10x rule
+        note = _refused(lambda: es.majority_probability("0.7", k))
         t = alternated(
-            {"ours": lambda: es.majority_probability("0.7", k), "scipy": lambda: stats.binom.sf(k // 2, k, 0.7)},
+            {
+                "ours": lambda: es.majority_probability("0.7", k, allow_slow=True),
+                "scipy": lambda: stats.binom.sf(k // 2, k, 0.7),
+            },
             repeat=3,
         )
-        row("Condorcet", f"majority of k = {k:,}", "exact", t["ours"], "scipy binom.sf (float)", t["scipy"])
-    rng = np.random.default_rng(1)
-    for k in (11, 101, 1001):
+        row("Condorcet", f"majority of k = {k:,}", "exact", t["ours"], "scipy binom.sf (float)", t["scipy"], note=note)
+    for k in (11, 101, 301, 1_001):
         acc = ["0.6"] * k
-
-        def monte_carlo():  # the float peer: 10^4 simulated panels, ties broken at random (what the exact value credits)
-            right = rng.random((10_000, k)) < 0.6
-            picks = np.where(right, 0, rng.integers(1, 4, (10_000, k)))
-            counts = np.stack([(picks == o).sum(axis=1) for o in range(4)], axis=1)
-            return float(np.mean((counts + rng.random(counts.shape) * 0.5).argmax(axis=1) == 0))
-
-        big = k >= 1001
+        note = _refused(lambda: es.plurality_probability(acc))
+        big = k >= 1_001
         t = alternated(
-            {"ours": lambda: es.plurality_probability(acc), "mc": monte_carlo},
+            {
+                "ours": lambda: es.plurality_probability(acc, allow_slow=True),
+                "twin": lambda: es.plurality_probability_float(acc),
+            },
             repeat=1 if big else 3,
             min_time=0.0 if big else 0.05,
         )
@@ -131,9 +143,9 @@ def bench_condorcet() -> None:
             f"independent voters, k = {k:,}, 4 options",
             "exact",
             t["ours"],
-            "Monte Carlo, 10^4 panels",
-            t["mc"],
-            note="different work: two decimals",
+            "plurality_probability_float",
+            t["twin"],
+            note=note,
         )
 
 
@@ -142,20 +154,22 @@ def bench_condorcet() -> None:
 
 def bench_exact_sums() -> None:
     """Each near-linear exact sum against the float computation a user would otherwise call, alternated
-    (majority_probability's rows are the Condorcet group's)."""
+    (majority_probability's and plurality_probability's rows are the Condorcet group's). Each equivalence
+    call is a first call: the bound on the discordance rate is cached per (m, n), and a user's call is cold."""
     from scipy import stats
     from statsmodels.stats.proportion import binom_tost
 
-    for m in (580, 5_800, 58_000):
+    from exactstats import equivalence
+
+    for m in (580, 1_300, 5_800, 58_000):
         b, n = m // 2 + 10, 3 * m
-        t = alternated(
-            {
-                "ours": lambda: es.paired_equivalence_p_value(b, m - b, n, "0.02"),
-                "tost": lambda: binom_tost(b, m, 0.45, 0.55),
-            },
-            repeat=3,
-            min_time=0.0,
-        )
+        note = _refused(lambda: es.paired_equivalence_p_value(b, m - b, n, "0.02"))
+
+        def ours() -> object:
+            equivalence._upper_bound.cache_clear()
+            return es.paired_equivalence_p_value(b, m - b, n, "0.02", allow_slow=True)
+
+        t = alternated({"ours": ours, "tost": lambda: binom_tost(b, m, 0.45, 0.55)}, repeat=3, min_time=0.0)
         row(
             "exact sums",
             f"paired_equivalence_p_value, m = {m:,} of n = {n:,}",
@@ -163,15 +177,20 @@ def bench_exact_sums() -> None:
             t["ours"],
             "statsmodels binom_tost",
             t["tost"],
-            note="the peer conditions on m; ours also bounds the discordance rate exactly",
+            note="; ".join(x for x in ("the peer conditions on m; ours also bounds the discordance rate", note) if x),
         )
-    for q in (500, 2_000, 5_000):
+    for q in (500, 1_500, 2_000, 5_000):
+        note = _refused(lambda: es.expected_best_accuracy(q, "1/4", 2))
 
         def peer():
             below = stats.binom.cdf(np.arange(q), q, 0.25)
             return q - float(np.sum(below**2))
 
-        t = alternated({"ours": lambda: es.expected_best_accuracy(q, "1/4", 2), "scipy": peer}, repeat=3, min_time=0.0)
+        t = alternated(
+            {"ours": lambda: es.expected_best_accuracy(q, "1/4", 2, allow_slow=True), "scipy": peer},
+            repeat=3,
+            min_time=0.0,
+        )
         row(
             "exact sums",
             f"expected_best_accuracy, {q:,} questions",
@@ -179,6 +198,7 @@ def bench_exact_sums() -> None:
             t["ours"],
             "binom.cdf formula",
             t["scipy"],
+            note=note,
         )
     for n in (500, 2_000):
         t = alternated(

@@ -70,9 +70,9 @@ __all__ = [
 EQUIVALENCE_ALTERNATIVES = ("equivalence", "non-inferiority")
 NUISANCE_LEVEL = Fraction(1, 1000)  # gamma: the chance that q escapes its bound, added to every p-value
 _GRID = 1 << 20  # q_U is a multiple of 2**-20: at most about 1e-6 above the Clopper-Pearson bound
-# Past m * log2(d) = 32,000 bits (d the denominator of 1/2 + eps; about 1,300 discordant questions at a
+# Past m * log2(d) = 35,000 bits (d the denominator of 1/2 + eps; about 1,400 discordant questions at a
 # two-point margin) the conditional tail was measured at over ten times the float twin's time (make bench)
-FAST_BITS = 32_000
+FAST_BITS = 35_000
 _SCREEN = 1e-8  # relative distance from gamma beyond which the float CDF decides a grid point of q_U
 
 
@@ -227,7 +227,7 @@ def paired_equivalence_p_value(
     the margin). Valid whatever the discordance rate: ``nuisance_level`` (gamma) bounds
     it and is added to the p-value, so the p-value is at least gamma (module docstring).
     The conditional tail is a sum on integers of ``m * log2(d)`` bits, ``d`` the denominator
-    of ``1/2 + eps``; past 32,000 bits (about 1,300 discordant questions at a two-point
+    of ``1/2 + eps``; past 35,000 bits (about 1,400 discordant questions at a two-point
     margin) it takes over ten times as long as :func:`paired_equivalence_p_value_float` and
     is refused unless ``allow_slow=True``.
 
