@@ -197,6 +197,7 @@ Function                                      What it computes
 :func:`effective_votes_eigen_float`           Eigenvalue estimate k / lambda_max of the error ...
 :func:`effective_votes_float`                 Float twin of effective_votes at a panel's own mean phi: k ...
 :func:`error_correlation_float`               Every correlation summary of a panel from one phi matrix ...
+:func:`error_correlation_from_phi`            error_correlation_float's summaries of a phi matrix ...
 :class:`ErrorCorrelation`                     A panel's error correlation, from one phi matrix: its ...
 *redraws and split halves*
 :func:`redraw_counts`                         Multinomial counts (draws x questions): how often each ...
@@ -391,6 +392,7 @@ from .correlation import (
     effective_votes_eigen_float,
     effective_votes_float,
     error_correlation_float,
+    error_correlation_from_phi,
     mean_phi_float,
     phi,
     phi_float,
@@ -700,6 +702,7 @@ __all__ = [
     "effective_votes_eigen_float",
     "effective_votes_float",
     "error_correlation_float",
+    "error_correlation_from_phi",
     "ErrorCorrelation",
     # resampling
     "redraw_counts",

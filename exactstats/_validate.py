@@ -158,13 +158,19 @@ def _remember(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
-def checked_binary_matrix(values: Any, name: str) -> np.ndarray:
+def checked_binary_matrix(values: Any, name: str, *, owned: bool = False) -> np.ndarray:
     """:func:`as_binary_matrix`, read-only and remembered: passing it again costs no second scan.
+
+    ``owned=True`` is for a caller handing over an int64 array nobody else holds (an importer's fresh
+    matrix): it is checked and made read-only in place, not copied (0.3 s at 15 million cells).
 
     >>> C = checked_binary_matrix([[1, 0], [0, 1]], "C")
     >>> as_binary_matrix(C, "C") is C, C.flags.writeable
     (True, False)
     """
+    arr = np.asarray(values)
+    if owned and not _is_checked(arr) and arr.dtype == np.int64 and arr.ndim == 2 and 0 not in arr.shape:
+        return _remember(_binary(arr, name, copy=False))  # any other array takes the checks below
     arr = as_binary_matrix(values, name)  # a new array (or one already remembered): the caller's stays writable
     return arr if _is_checked(arr) else _remember(arr)
 
@@ -207,7 +213,7 @@ def as_binary_matrix(values: Any, name: str) -> np.ndarray:
     return _binary(arr, name)
 
 
-def _binary(arr: np.ndarray, name: str) -> np.ndarray:
+def _binary(arr: np.ndarray, name: str, copy: bool = True) -> np.ndarray:
     if arr.dtype == bool:
         return arr.astype(np.int64)
     if arr.dtype.kind not in "iuf":
@@ -216,7 +222,7 @@ def _binary(arr: np.ndarray, name: str) -> np.ndarray:
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ExactStatsError(f"{name} must hold only 0 and 1, found {arr[where]!r} at index {where}")
-    return arr.astype(np.int64)
+    return arr.astype(np.int64, copy=copy)
 
 
 def same_length(name_a: str, a: Sized, name_b: str, b: Sized) -> None:

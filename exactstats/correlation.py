@@ -27,6 +27,7 @@ from ._lazy import np
 from ._validate import ExactStatsError, as_binary_matrix, as_binary_vector, as_fraction, as_int
 
 __all__ = [
+    "error_correlation_from_phi",
     "phi_squared",
     "phi",
     "phi_float",
@@ -221,7 +222,15 @@ def error_correlation_float(errors: Any) -> ErrorCorrelation:
     >>> round(ec.mean_phi, 6), round(ec.effective_votes, 4), round(ec.ceiling, 4)
     (0.496011, 1.506, 2.0161)
     """
-    r = phi_matrix_float(errors)
+    return error_correlation_from_phi(phi_matrix_float(errors))
+
+
+def error_correlation_from_phi(r: np.ndarray) -> ErrorCorrelation:
+    """:func:`error_correlation_float`'s summaries of a phi matrix already computed (k >= 2).
+
+    >>> round(error_correlation_from_phi(np.array([[1.0, 0.5], [0.5, 1.0]])).effective_votes, 6)
+    1.333333
+    """
     k = r.shape[0]
     mean = float((r.sum() - np.trace(r)) / (k * (k - 1)))
     denominator = 1 + (k - 1) * mean

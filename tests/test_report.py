@@ -130,7 +130,8 @@ def test_cli_report_html_json_and_errors(tmp_path):
     page = out.read_text()
     assert (
         page.startswith("<!doctype html>")
-        and "data:image/png;base64," in page
+        and page.count("<svg") == 3
+        and "data:image/png;base64," in page  # the heatmap's cells
         and "http" not in page.split("<body>")[0]
     )
     bad = subprocess.run(
@@ -356,7 +357,7 @@ def test_the_matrix_is_scanned_once_per_report(monkeypatch, tmp_path):
 
     scans = []
     real = validate._binary
-    monkeypatch.setattr(validate, "_binary", lambda arr, name: scans.append(arr.shape) or real(arr, name))
+    monkeypatch.setattr(validate, "_binary", lambda arr, name, **kw: scans.append(arr.shape) or real(arr, name, **kw))
     assert main(["report", str(ROOT / "data" / "shuffled-2000.matrix.parquet"), "--out", str(tmp_path / "r.html")]) == 0
     assert scans == [(4, 2000)]
     C = validate.checked_binary_matrix([[1, 0], [0, 1]], "C")
@@ -401,10 +402,12 @@ def test_long_table_models_in_the_same_order_or_not_align_alike(tmp_path):
 
 
 @pytest.mark.parametrize("fdr", [None, "bh"])
-def test_json_text_written_from_the_pair_columns_equals_json_dumps(tmp_path, fdr):
-    """The report's JSON text splices the all-pairs rows in from their columns: it must equal json.dumps of the
-    report's dict, row for row (with q-values under --fdr, without them otherwise), and the rows still read as
+def test_json_text_written_from_the_pair_columns_equals_json_dumps(tmp_path, fdr, monkeypatch):
+    """The report's JSON text splices the all-pairs rows in from their columns: it must parse equal to
+    json.dumps of the report's dict (orjson spells floats its own way), and be that very text where orjson is
+    absent, row for row (with q-values under --fdr, without them otherwise), and the rows still read as
     a sequence of PairTest."""
+    from exactstats.report import analysis
     from exactstats.report.analysis import PairRows, PairTest
     from exactstats.report.render import to_json
 
@@ -413,7 +416,10 @@ def test_json_text_written_from_the_pair_columns_equals_json_dumps(tmp_path, fdr
     rs = load_results([str(wide_csv(tmp_path / "w.csv", C))])
     report = analyse_typed(rs, draws=20, fdr=fdr)
     assert isinstance(report.all_pairs, PairRows) and len(report.all_pairs) == 21
-    assert to_json(report) == json.dumps(report.to_json())
+    assert json.loads(to_json(report)) == json.loads(json.dumps(report.to_json()))
+    with monkeypatch.context() as m:
+        m.setattr(analysis, "orjson_text", lambda value: None)  # orjson not installed: the f-string writer
+        assert to_json(report) == json.dumps(report.to_json())
     rows = json.loads(to_json(report))["all_pairs"]
     assert rows == [vars(t) for t in report.all_pairs] and all(isinstance(t, PairTest) for t in report.all_pairs)
     assert report.all_pairs[-1] == list(report.all_pairs)[-1] and report.all_pairs[1:3] == list(report.all_pairs)[1:3]
@@ -422,3 +428,19 @@ def test_json_text_written_from_the_pair_columns_equals_json_dumps(tmp_path, fdr
     row_of = {m: i for i, m in enumerate(rs.models)}  # the report lists pairs in ranked order
     want = [(int(b[row_of[r["a"]], row_of[r["b_model"]]]), int(c[row_of[r["a"]], row_of[r["b_model"]]])) for r in rows]
     assert [(r["b"], r["c"]) for r in rows] == want and len({(r["a"], r["b_model"]) for r in rows}) == 21
+
+
+def test_json_of_a_large_panel_splices_its_phi_matrix_and_keeps_every_value(tmp_path):
+    """Past 100 models the phi matrix is written by orjson too: the parsed report equals json.dumps' parse,
+    a model name beyond ASCII takes the f-string writer, and both hold the same values."""
+    from exactstats.report.render import to_json
+
+    rng = np.random.default_rng(3)
+    C = (rng.random((102, 300)) < np.linspace(0.9, 0.3, 102)[:, None]).astype(int)
+    rs = load_results([str(wide_csv(tmp_path / "w.csv", C))])
+    report = analyse_typed(rs, draws=20)
+    text = to_json(report)
+    assert '"matrix": [[1.0,' in text  # spliced: orjson writes no space after a comma
+    assert json.loads(text) == json.loads(json.dumps(report.to_json()))
+    report.all_pairs.models[0] = "modèle-0"  # not ASCII: the pair rows fall back to json's escapes
+    assert json.loads(to_json(report)) == json.loads(json.dumps(report.to_json()))

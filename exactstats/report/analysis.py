@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from itertools import chain
@@ -19,10 +19,12 @@ from typing import Any, overload
 
 import numpy as np
 
+from .._blockwise import co_occurrence
 from .._validate import ExactStatsError, as_int, checked_complement, checked_selection
 from ..bayes import paired_better_probability_float
+from ..blocks import PairCounts
 from ..clustered import cluster_sums, sign_flip_p_value, sign_flip_p_value_float
-from ..correlation import error_correlation_float
+from ..correlation import error_correlation_float, error_correlation_from_phi
 from ..errorbars import clustered_interval_float, wilson_interval_float
 from ..multiplicity import bh_adjust_float, holm_adjust_float, holm_reject_screened, tiers_from_separation
 from ..paired import (
@@ -119,28 +121,37 @@ class PairTest:
     q_bh: float | None = None  # Benjamini-Hochberg (or -Yekutieli) adjusted, with --fdr
 
 
+def orjson_text(value: Any) -> str | None:
+    """``value`` (finite numbers, ASCII text) as JSON text by orjson, ten times faster than ``json.dumps`` on
+    big lists; None where orjson is not installed (the report extra installs it; callers fall back)."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - the report extra installs it
+        return None
+    return str(orjson.dumps(value).decode())
+
+
 class PairRows(Sequence[PairTest]):
     """Every pair's row, held as columns: a :class:`PairTest` is made only when one is asked for.
 
     At 1,000 models there are 499,500 rows; making an object per row, copying it into a dict and handing
-    that to ``json.dumps`` took longer than reading the input. :meth:`json_text` writes the same JSON text
-    straight from the columns (tested equal to ``json.dumps`` of the rows).
+    that to ``json.dumps`` took longer than reading the input. :meth:`json_text` writes the same JSON
+    straight from the columns (tested to parse equal to ``json.dumps`` of the rows).
     """
 
     def __init__(
-        self, models: list[str], keys: list[tuple[int, int]], b: np.ndarray, p: list[float], p_holm: list[float]
+        self, models: list[str], first: list[int], second: list[int], b: np.ndarray, p: list[float], p_holm: list[float]
     ) -> None:
-        counts = b.tolist()
         self.models = models
-        self.keys = keys
-        self.b = [counts[i][j] for i, j in keys]
-        self.c = [counts[j][i] for i, j in keys]
+        self.first, self.second = first, second
+        self.b = b[first, second].tolist()
+        self.c = b[second, first].tolist()
         self.p = p
         self.p_holm = p_holm
         self.q_bh: list[float] | None = None  # with --fdr
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.first)
 
     @overload
     def __getitem__(self, n: int) -> PairTest: ...
@@ -151,7 +162,7 @@ class PairRows(Sequence[PairTest]):
     def __getitem__(self, n: int | slice) -> PairTest | list[PairTest]:
         if isinstance(n, slice):
             return [self[i] for i in range(*n.indices(len(self)))]
-        i, j = self.keys[n]
+        i, j = self.first[n], self.second[n]
         q = self.q_bh[n] if self.q_bh is not None else None
         return PairTest(self.models[i], self.models[j], self.b[n], self.c[n], self.p[n], self.p_holm[n], q)
 
@@ -159,17 +170,54 @@ class PairRows(Sequence[PairTest]):
         return (self[n] for n in range(len(self)))
 
     def json_text(self) -> str:
-        """``json.dumps([vars(row) for row in self])``, written from the columns."""
-        names = [json.dumps(m) for m in self.models]
+        """``json.dumps([vars(row) for row in self])`` up to spacing and float spelling, from the columns:
+        orjson (installed with the report) where every number is finite and every name ASCII, else json's
+        own text (NaN and infinity keep json's spelling, names its escapes)."""
         q = self.q_bh if self.q_bh is not None else [None] * len(self)
-        if not all(math.isfinite(x) for x in chain(self.p, self.p_holm, (v for v in q if v is not None))):
-            return json.dumps([dict(vars(row)) for row in self])  # NaN or infinity: json's own spelling
+        finite = all(math.isfinite(x) for x in chain(self.p, self.p_holm, (v for v in q if v is not None)))
+        if not finite:
+            return json.dumps([dict(vars(row)) for row in self])
+        names = self.models
+        columns = (self.first, self.second, self.b, self.c, self.p, self.p_holm, q)
+        if all(m.isascii() for m in names):
+            text = orjson_text(
+                [
+                    {"a": names[i], "b_model": names[j], "b": b, "c": c, "p": p, "p_holm": h, "q_bh": qv}
+                    for i, j, b, c, p, h, qv in zip(*columns)
+                ]
+            )
+            if text is not None:
+                return text
+        quoted = [json.dumps(m) for m in names]
         rows = [
-            f'{{"a": {names[i]}, "b_model": {names[j]}, "b": {b}, "c": {c}, "p": {p!r}, "p_holm": {h!r}, '
+            f'{{"a": {quoted[i]}, "b_model": {quoted[j]}, "b": {b}, "c": {c}, "p": {p!r}, "p_holm": {h!r}, '
             f'"q_bh": {"null" if qv is None else repr(qv)}}}'
-            for (i, j), b, c, p, h, qv in zip(self.keys, self.b, self.c, self.p, self.p_holm, q)
+            for i, j, b, c, p, h, qv in zip(*columns)
         ]
         return "[" + ", ".join(rows) + "]"
+
+
+class PairMap(Mapping[tuple[int, int], Any]):
+    """A value for every pair i < j of ``k`` models, in the upper triangle's row order, looked up by
+    ``(i, j)`` by arithmetic: half a million pairs without a dict of tuples."""
+
+    def __init__(self, k: int, values: list[Any]) -> None:
+        self.k, self._values = k, values
+
+    def __getitem__(self, key: tuple[int, int]) -> Any:
+        i, j = key
+        if not 0 <= i < j < self.k:
+            raise KeyError(key)
+        return self._values[i * (2 * self.k - i - 1) // 2 + j - i - 1]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((i, j) for i in range(self.k) for j in range(i + 1, self.k))
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def values(self) -> list[Any]:  # type: ignore[override]
+        return self._values
 
 
 MCNEMAR = "exact McNemar over questions"
@@ -254,51 +302,57 @@ class PairTable:
     (over all pairs), each decision near a threshold confirmed with the exact p-value."""
 
     b: np.ndarray  # k x k: questions only row-model i got right, against j
-    p_float: dict[tuple[int, int], float]
-    holm_float: dict[tuple[int, int], float]  # Holm-adjusted, for display
-    separated: dict[tuple[int, int], bool]
+    p_float: Mapping[tuple[int, int], float]
+    holm_float: Mapping[tuple[int, int], float]  # Holm-adjusted, for display
+    separated: Mapping[tuple[int, int], bool]
     exact: dict[tuple[int, int], Fraction]  # the pairs whose exact p-value was computed
     sums: np.ndarray | None = None  # right answers per model and question when questions repeat
+    first: list[int] = field(default_factory=list)  # the pairs (first[n], second[n]), in the maps' order
+    second: list[int] = field(default_factory=list)
 
 
-def pair_table(C: np.ndarray, exact_all: bool = False, sums: np.ndarray | None = None) -> PairTable:
+def pair_table(
+    C: np.ndarray, exact_all: bool = False, sums: np.ndarray | None = None, counts: PairCounts | None = None
+) -> PairTable:
     """Every pair's p-value and Holm decision; with ``sums`` (models x questions, right answers per
-    question over its repeated samples) the test is the sign-flip test over questions, else McNemar."""
-    b, c = discordance_matrices(C)
+    question over its repeated samples) the test is the sign-flip test over questions, else McNemar.
+    ``counts``, the matrix's pair counts when the caller has them, saves a second co-occurrence product."""
+    b, c = counts.discordant() if counts is not None else discordance_matrices(C)
     k = C.shape[0]
-    keys = [(i, j) for i in range(k) for j in range(i + 1, k)]
     iu = np.triu_indices(k, 1)
+    first, second = iu[0].tolist(), iu[1].tolist()
     if sums is None:
         pf = mcnemar_p_values_float(b[iu], c[iu])
     else:
-        pf = np.array([sign_flip_p_value_float(sums[i] - sums[j]) for i, j in keys])
+        pf = np.array([sign_flip_p_value_float(sums[i] - sums[j]) for i, j in zip(first, second)])
     exact: dict[tuple[int, int], Fraction] = {}
 
     def exact_p(n: int) -> Fraction:
-        i, j = keys[n]
-        if (i, j) not in exact:
-            exact[(i, j)] = _exact_pair_p(i, j, b, sums)
-        return exact[(i, j)]
+        key = (first[n], second[n])
+        if key not in exact:
+            exact[key] = _exact_pair_p(*key, b, sums)
+        return exact[key]
 
     if exact_all:
-        for n in range(len(keys)):
-            exact_p(n)
-        pf = np.array([float(exact[key]) for key in keys])
-    reject, _ = holm_reject_screened(pf, exact_p, ALPHA) if keys else ([], [])
+        pf = np.array([float(exact_p(n)) for n in range(len(first))])
+    reject, _ = holm_reject_screened(pf, exact_p, ALPHA) if first else ([], [])
     return PairTable(
         b,
-        dict(zip(keys, pf.tolist())),
-        dict(zip(keys, holm_adjust_float(pf).tolist())),
-        dict(zip(keys, reject)),
+        PairMap(k, pf.tolist()),
+        PairMap(k, holm_adjust_float(pf).tolist()),
+        PairMap(k, list(reject)),
         exact,
         sums,
+        first,
+        second,
     )
 
 
 def _all_pairs(models: list[str], table: PairTable) -> PairRows:
     """Every pair's row, as columns (see :class:`PairRows`)."""
-    keys = list(table.p_float)
-    return PairRows(models, keys, table.b, list(table.p_float.values()), [table.holm_float[k] for k in keys])
+    return PairRows(
+        models, table.first, table.second, table.b, list(table.p_float.values()), list(table.holm_float.values())
+    )
 
 
 def _exact_pair_p(i: int, j: int, b: np.ndarray, sums: np.ndarray | None) -> Fraction:
@@ -386,13 +440,20 @@ def stability(C: np.ndarray, draws: int, seed: int, progress: bool, sums: np.nda
     return {"n": q, "draws": draws, "share": share}
 
 
-def error_correlation(C: np.ndarray) -> dict[str, Any] | None:
-    """The panel's error correlation from a checked correctness matrix (its errors are not scanned again)."""
-    E = checked_complement(C)
-    wrong = E.sum(axis=1)  # integer counts: a float std over the whole matrix cost 0.4 s at 1,000 x 15k
-    if not np.all((wrong > 0) & (wrong < E.shape[1])):
+def error_correlation(C: np.ndarray, counts: PairCounts | None = None) -> dict[str, Any] | None:
+    """The panel's error correlation from a checked correctness matrix (its errors are not scanned again).
+
+    With ``counts`` (the matrix's pair counts) phi comes from them: the phi of two models' errors is the
+    phi of their right answers (swapping 0 and 1 in both rows swaps the table's diagonals and its margins).
+    """
+    right = C.sum(axis=1)  # integer counts: a float std over the whole matrix cost 0.4 s at 1,000 x 15k
+    if not np.all((right > 0) & (right < C.shape[1])):
         return None  # phi is undefined for a model that is always right or always wrong
-    ec = error_correlation_float(E)
+    ec = (
+        error_correlation_float(checked_complement(C))
+        if counts is None
+        else error_correlation_from_phi(counts.phi_float())
+    )
     votes = ec.mean_phi >= 0  # a negative mean phi (models right on different questions) has no "votes" reading
     return {
         "matrix": ec.matrix.round(6).tolist(),
@@ -449,7 +510,9 @@ def analyse(
     models = [rs.models[i] for i in order]
     k = C.shape[0]
     sums = cluster_sums(C, rs.clusters.tolist())[0] if rs.repeated and rs.clusters is not None else None
-    table = pair_table(C, exact_all, sums)
+    # one co-occurrence product serves the pair tests and the error correlation (1,000 models: 0.3 s each)
+    counts = PairCounts(C.sum(axis=1), co_occurrence(C), C.shape[1])
+    table = pair_table(C, exact_all, sums, counts)
     report = Report(
         models=k,
         questions=C.shape[1] if sums is None else sums.shape[1],
@@ -466,7 +529,7 @@ def analyse(
         report.extra["fdr"] = _false_discovery(report.all_pairs, fdr)
     if k >= 2:
         report.leader_stays_first = stability(C, draws, seed, progress, sums)
-        report.phi = error_correlation(C)
+        report.phi = error_correlation(C, counts)
         report.majority_vote = _majority_vote(C, rs.choices[order] if rs.choices is not None else None, rs.answers)
     if rs.probabilities is not None and rs.answers is not None:
         report.calibration = calibration_table(rs.probabilities[order], rs.answers, models)

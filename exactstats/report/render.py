@@ -29,7 +29,7 @@ def short_exact(x: Any) -> str | None:
 STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}"
     "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left}"
-    "img{max-width:100%;display:block;margin:1rem 0}"
+    "img,svg{max-width:100%;height:auto;display:block;margin:1rem 0}figure{margin:0}"
 )
 
 
@@ -307,14 +307,15 @@ def _figure_png(fig: Any) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
-def figures(r: Report) -> list[Any]:
+def figures(r: Report) -> list[str]:
+    """The report's charts as inline SVG (:mod:`exactstats.report.svg`: no matplotlib, milliseconds)."""
     import numpy as np
 
-    from .figures import heatmap_figure, interval_figure, paired_unpaired_figure
+    from .svg import heatmap_svg, interval_svg, paired_unpaired_svg
 
     names = [e.model for e in r.leaderboard]
     figs = [
-        interval_figure(
+        interval_svg(
             names,
             [e.accuracy for e in r.leaderboard],
             {"Wilson 95%": [(e.wilson95[0], e.wilson95[1]) for e in r.leaderboard]},
@@ -324,7 +325,7 @@ def figures(r: Report) -> list[Any]:
     if r.adjacent_pairs and r.adjacent_pairs[0].unpaired95 is not None:  # none when questions repeat
         a = r.adjacent_pairs
         figs.append(
-            paired_unpaired_figure(
+            paired_unpaired_svg(
                 [f"{x.better} vs {x.worse}" for x in a],
                 [x.gap for x in a],
                 [(x.paired95[0], x.paired95[1]) for x in a],
@@ -335,19 +336,25 @@ def figures(r: Report) -> list[Any]:
     if r.phi:
         m = np.array(r.phi["matrix"], dtype=float)
         np.fill_diagonal(m, np.nan)
-        figs.append(heatmap_figure(m, names, title="error correlation phi"))
+        figs.append(heatmap_svg(m, names, title="error correlation phi"))
     return figs
 
 
 def to_html(r: Report) -> str:
-    """One self-contained HTML file: the same blocks as the Markdown, and the figures inlined as PNG."""
+    """One self-contained HTML file: the same blocks as the Markdown, and the figures inlined as SVG."""
     return html_from_blocks(blocks(r), figures(r))
 
 
 def html_from_blocks(content_blocks: list[Block], figs: list[Any], title: str = "Eval report") -> str:
-    """Blocks and figures as one self-contained HTML page (figures inlined as PNG)."""
+    """Blocks and figures as one self-contained HTML page: a figure given as SVG text is inlined as it is, a
+    matplotlib figure as a PNG."""
     body = "\n".join(_html_block(kind, content) for kind, content in content_blocks)
-    images = "".join(f'<img alt="figure" src="data:image/png;base64,{_figure_png(f)}">' for f in figs)
+    images = "".join(
+        f"<figure>{f}</figure>"
+        if isinstance(f, str)
+        else f'<img alt="figure" src="data:image/png;base64,{_figure_png(f)}">'
+        for f in figs
+    )
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
         f"<style>{STYLE}</style></head><body>{body}{images}</body></html>"
@@ -355,11 +362,25 @@ def html_from_blocks(content_blocks: list[Block], figs: list[Any], title: str = 
 
 
 def to_json(r: Report) -> str:
-    """The report as one JSON text, equal to ``json.dumps(r.to_json())``; the all-pairs rows are written
-    from their columns (:meth:`PairRows.json_text`), not as a dict per pair."""
-    from .analysis import PairRows
+    """The report as one JSON text, parsing equal to ``json.dumps(r.to_json())``; the all-pairs rows are
+    written from their columns (:meth:`PairRows.json_text`), not as a dict per pair, and they and a large
+    phi matrix by orjson (spacing and float spelling differ from ``json.dumps``; the values do not)."""
+    import numpy as np
+
+    from .analysis import PairRows, orjson_text
 
     if not isinstance(r.all_pairs, PairRows):
         return json.dumps(r.to_json())
-    token = f"all_pairs:{uuid.uuid4().hex}"  # a fresh placeholder: no input can contain it
-    return json.dumps(r.to_json(pairs_placeholder=token)).replace(json.dumps(token), r.all_pairs.json_text(), 1)
+    token = f"all_pairs:{uuid.uuid4().hex}"  # fresh placeholders: no input can contain them
+    payload = r.to_json(pairs_placeholder=token)
+    splices = {token: r.all_pairs.json_text()}
+    phi = payload.get("phi")
+    if phi is not None and len(phi["matrix"]) > 100:  # a k x k matrix of floats: a million at 1,000 models
+        matrix_text = orjson_text(phi["matrix"]) if np.isfinite(np.asarray(phi["matrix"], dtype=float)).all() else None
+        if matrix_text is not None:
+            payload["phi"] = phi = {**phi, "matrix": f"phi:{uuid.uuid4().hex}"}  # a copy: the report's stays
+            splices[phi["matrix"]] = matrix_text
+    text = json.dumps(payload)
+    for placeholder, value in splices.items():
+        text = text.replace(json.dumps(placeholder), value, 1)
+    return text
