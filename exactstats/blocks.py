@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ._blockwise import BLOCK_CELLS, EXACT_FLOAT32, block_step, cross_product, phi_from_counts
+from ._blockwise import BLOCK_CELLS, EXACT_FLOAT32, block_step, co_occurrence, cross_product, phi_from_counts
 from ._lazy import np
 from ._validate import ExactStatsError
 
@@ -41,6 +41,15 @@ class PairCounts:
     right: np.ndarray  # int64, questions each model got right
     both: np.ndarray  # int64 k x k, questions both models got right (diagonal: right)
     questions: int
+
+    @classmethod
+    def of_matrix(cls, M: np.ndarray) -> PairCounts:
+        """The counts of an in-memory 0/1 matrix already checked (no second scan): one blockwise product.
+
+        >>> PairCounts.of_matrix(np.array([[1, 1, 0], [1, 0, 1]])).both.tolist()
+        [[2, 1], [1, 2]]
+        """
+        return cls(M.sum(axis=1), co_occurrence(M), M.shape[1])
 
     def discordant(self) -> tuple[np.ndarray, np.ndarray]:
         """``(b, c)``: ``b[i, j]`` questions only model ``i`` got right, ``c = b.T``.

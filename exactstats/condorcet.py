@@ -76,11 +76,9 @@ def majority_probability(p: Any, k: int, ties: str | None = None, *, allow_slow:
     credit = _tie_credit(k, ties)
     a, d = p.numerator, p.denominator
     # one binary-split sum on integers of k * log2(d) bits: near-linear, a fraction of a second at this limit
-    bits = k * d.bit_length()
-    refuse_if_too_big(bits, f"majority_probability with k = {k}", "majority_probability_float", 1 << 20)
-    refuse_if_slow(
-        bits, MAJORITY_FAST_BITS, f"majority_probability with k = {k}", "majority_probability_float", allow_slow
-    )
+    bits, what = k * d.bit_length(), f"majority_probability with k = {k}"
+    refuse_if_too_big(bits, what, "majority_probability_float", 1 << 20)
+    refuse_if_slow(bits, MAJORITY_FAST_BITS, what, "majority_probability_float", allow_slow)
     # Count by wrong voters j < k/2: sum_j C(k, j) (d-a)^j a^(k-j) / d^k, one exact integer sum
     wrong, right = d - a, a
     if right == 0:
@@ -188,6 +186,7 @@ def plurality_probability(
     options = as_int(options, "options", minimum=2)
     ties = as_tie_rule(ties, PLURALITY_TIE_RULES)
     w = options - 1
+    accuracies = list(accuracies)  # counted before the work (an iterator is welcome, as it always was)
     what = f"plurality_probability with {len(accuracies)} voters and {options} options"
     refuse_if_slow(len(accuracies) * w, PLURALITY_FAST_SIZE, what, "plurality_probability_float", allow_slow)
     pmf_num, pmf_den = _pmf_numerators(accuracies)

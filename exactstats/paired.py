@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from ._binomial import binomial_lower_sum, comb, dyadic_fraction
-from ._blockwise import co_occurrence
 from ._intervals import check_ddof, normal_bounds, z_from
 from ._lazy import np
 from ._validate import (
@@ -217,7 +216,7 @@ def discordance_matrices(C: Any) -> tuple[np.ndarray, np.ndarray]:
     (1, 1)
     """
     M = as_binary_matrix(C, "C")  # checked once here: the counts below trust it
-    return PairCounts(M.sum(axis=1), co_occurrence(M), M.shape[1]).discordant()
+    return PairCounts.of_matrix(M).discordant()
 
 
 class PairComparison(NamedTuple):

@@ -166,3 +166,9 @@ def test_plurality_float_twin_agrees_with_the_exact_sum(ps, options, ties):
 
     exact = plurality_probability(ps, options=options, ties=ties)
     assert plurality_probability_float(ps, options=options, ties=ties) == pytest.approx(float(exact), abs=1e-12)
+
+
+def test_plurality_takes_an_iterator_of_accuracies_as_before_its_size_check():
+    """The 10x check counts the voters first; an iterator (accepted before the check existed) still works."""
+    want = plurality_probability(["0.7"] * 3, options=2)
+    assert plurality_probability(iter(["0.7"] * 3), options=2) == want == majority_probability("0.7", 3)

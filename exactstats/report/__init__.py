@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from typing import Any
@@ -87,13 +86,7 @@ def main(args: argparse.Namespace) -> None:
         print(json.dumps(passk.to_json()) if args.json else passk_markdown(passk), end="\n" if args.json else "")
         return
 
-    # the report builds up to half a million row objects with no reference cycles; the cyclic collector would
-    # rescan all of them again and again as they are made (a second of 1,000 models' 7): off for this command
-    gc.disable()
-    try:
-        _matrix_report(args)
-    finally:
-        gc.enable()
+    _matrix_report(args)
 
 
 def _matrix_report(args: argparse.Namespace) -> None:
